@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: MIT
+"""A fail-closed contract between AI-evaluation evidence and a release.
+
+Only an exact PASS releases; NaN, 1e400, true, duplicate members and every
+other malformed score are INVALID, kept distinct from FAIL.
+"""
+
+__all__ = [
+    "Decision",
+    "InvalidEvidence",
+    "Policy",
+    "PolicyError",
+    "ScoreContractError",
+    "Verdict",
+    "__version__",
+    "decide",
+    "evaluate",
+    "loads",
+]
+
+__version__ = "0.1.0"
+
+from ._decide import decide
+from ._errors import InvalidEvidence, PolicyError, ScoreContractError
+from ._evaluate import Decision, evaluate, loads
+from ._policy import Policy
+from ._verdict import Verdict

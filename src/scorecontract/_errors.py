@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: MIT
+"""Errors, and the table of stable reason codes.
+
+Callers match on ``code``, never on message text: codes are the stable
+interface, messages are for people and may be reworded.
+"""
+
+from __future__ import annotations
+
+__all__ = ["REASONS", "InvalidEvidence", "PolicyError", "ScoreContractError"]
+
+# Every reason code the library can put on a decision, with the one-line
+# meaning documented in the README.  A test keeps this table, the README and
+# the codes actually raised in step.
+REASONS = {
+    # Verdicts on valid evidence.
+    "meets-threshold": "PASS: the score is at or above the threshold",
+    "below-threshold": "FAIL: the score is below the threshold",
+    # Reading the evidence.
+    "input-type": "the evidence is not str or bytes",
+    "file-not-found": "the evidence file does not exist",
+    "file-unreadable": "the evidence path cannot be read (a directory, no permission, ...)",
+    "too-large": "the evidence is larger than the byte limit",
+    # Encoding (RFC 8259 section 8.1).
+    "byte-order-mark": "the evidence starts with a byte-order mark",
+    "not-utf8": "the evidence is not UTF-8 (invalid bytes, or UTF-16/32)",
+    "lone-surrogate": "a string holds a lone UTF-16 surrogate",
+    # Syntax (RFC 8259).
+    "empty": "the evidence is empty or only whitespace",
+    "syntax": "the evidence is not RFC 8259 JSON",
+    "trailing-data": "there is data after the JSON value",
+    "non-standard-constant": "NaN, Infinity or -Infinity, which JSON does not have",
+    "too-many-digits": "a number literal has absurdly many digits",
+    "too-deep": "arrays or objects are nested too deeply",
+    "duplicate-member": "an object names the same member twice",
+    # Record shape.
+    "not-an-object": "the record is not a JSON object",
+    "missing-member": "a required member is absent",
+    "unexpected-member": "the record has a member the contract does not declare",
+    # The numeric contract.
+    "wrong-type": "the score is not a number (bool, string, null, ...)",
+    "non-finite": "the score is NaN or infinite",
+    "out-of-range": "the score is outside the policy's bounds",
+    # Last resort: a defect in this library, never a PASS.
+    "internal-error": "an unexpected error inside scorecontract",
+    # Configuration errors (PolicyError; the command line exits 2).
+    "bad-threshold": "the threshold is not a finite number within the bounds",
+    "bad-bounds": "the bounds are not finite numbers, or are inverted",
+    "bad-version": "the policy version is not a non-empty string",
+    "bad-policy": "the policy or an option is otherwise unusable",
+}
+
+
+class ScoreContractError(ValueError):
+    """Base class of every error scorecontract raises on purpose.
+
+    It subclasses ``ValueError`` so ``except ValueError`` keeps working for
+    callers who treat any bad input alike.  ``code`` is one of the stable
+    reason codes listed in the README; ``message`` is for people.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        ValueError.__init__(self, code, message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    def __reduce__(self) -> tuple[type[ScoreContractError], tuple[str, str]]:
+        # Structured exceptions lose their fields when pickled through
+        # BaseException.__reduce__; harnesses send errors across processes.
+        return (type(self), (self.code, self.message))
+
+
+class PolicyError(ScoreContractError):
+    """A policy (threshold, bounds, version, ...) that cannot be used.
+
+    This is a configuration error, not bad evidence: the command line exits
+    with status 2 for it.
+    """
+
+
+class InvalidEvidence(ScoreContractError):
+    """Evidence that breaks the contract: the verdict is INVALID.
+
+    Attributes, as in ``json.JSONDecodeError``:
+
+    - ``code``: the stable reason code, for example ``"non-finite"``;
+    - ``message``: the unformatted explanation;
+    - ``pos``: the index in the document where the problem starts, or
+      ``None`` where no single place is to blame.  It counts characters of
+      the decoded text, except for encoding errors (``not-utf8``,
+      ``byte-order-mark``), where it counts bytes;
+    - ``lineno``, ``colno``: the 1-based line and column of ``pos``.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        pos: int | None = None,
+        lineno: int | None = None,
+        colno: int | None = None,
+    ) -> None:
+        ScoreContractError.__init__(self, code, message)
+        self.pos = pos
+        self.lineno = lineno
+        self.colno = colno
+
+    def __str__(self) -> str:
+        if self.pos is None:
+            return f"{self.code}: {self.message}"
+        return (
+            f"{self.code}: {self.message}: line {self.lineno} "
+            f"column {self.colno} (char {self.pos})"
+        )
+
+    def __reduce__(  # type: ignore[override]
+        self,
+    ) -> tuple[
+        type[InvalidEvidence],
+        tuple[str, str, int | None, int | None, int | None],
+    ]:
+        return (
+            type(self),
+            (self.code, self.message, self.pos, self.lineno, self.colno),
+        )
+
+
+def invalid_at(
+    code: str, message: str, doc: str | bytes, pos: int
+) -> InvalidEvidence:
+    """Build an InvalidEvidence located at *pos* in *doc*, as json does."""
+    if isinstance(doc, bytes):
+        lineno = doc.count(b"\n", 0, pos) + 1
+        colno = pos - doc.rfind(b"\n", 0, pos)
+    else:
+        lineno = doc.count("\n", 0, pos) + 1
+        colno = pos - doc.rfind("\n", 0, pos)
+    return InvalidEvidence(code, message, pos, lineno, colno)

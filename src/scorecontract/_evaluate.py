@@ -1,0 +1,288 @@
+# SPDX-License-Identifier: MIT
+"""The whole pipeline: raw evidence to a decision record.
+
+bytes -> text (``_encoding``) -> strict JSON (``_strict_json``) -> record
+shape (``_record``) -> numeric contract (``_score``) -> decision
+(``_decide``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._decide import decide_with_reason
+from ._describe import describe_value, format_number
+from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
+from ._errors import InvalidEvidence, PolicyError
+from ._policy import policy_for
+from ._record import score_of_record
+from ._strict_json import parse_json
+from ._verdict import Verdict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._policy import Number, Policy
+
+__all__ = ["Decision", "evaluate", "loads"]
+
+# The canonical record, {"score": <number>}, as an exact grammar: RFC 8259
+# whitespace and number syntax, the member name without escapes.  Text that
+# matches is ASCII, so valid UTF-8 with no BOM and no surrogates, has one
+# member, so no duplicates, and no nesting.  Everything else takes the full
+# path; a differential test keeps the two in agreement.
+_CANONICAL = (
+    r"[ \t\n\r]*\{[ \t\n\r]*\"score\"[ \t\n\r]*:[ \t\n\r]*"
+    r"(-?(?:0|[1-9][0-9]*)((?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?))"
+    r"[ \t\n\r]*\}[ \t\n\r]*"
+)
+_canonical: list[tuple[re.Pattern[str], re.Pattern[bytes]]] = []
+# Longer number literals take the full path, which applies the digit cap
+# and the overflow check.
+_FAST_NUMBER_LENGTH = 24
+
+
+class Decision:
+    """The outcome of ``evaluate()``: a verdict and why.
+
+    Attributes:
+
+    - ``verdict``: a ``Verdict``;
+    - ``code``: the stable reason code (``"meets-threshold"``,
+      ``"below-threshold"``, or why the evidence is INVALID);
+    - ``message``: the explanation, for people;
+    - ``score``: the score, an ``int``, ``float`` or (exact policy)
+      ``decimal.Decimal``, when the evidence held a valid one; else None;
+    - ``policy``: the ``Policy`` applied;
+    - ``pos``, ``lineno``, ``colno``: where in the evidence the problem
+      is, when one place is to blame; else None.
+
+    Decisions are immutable.  Like a ``Verdict``, a decision has no truth
+    value: ``if decision:`` raises ``TypeError``.
+    """
+
+    __slots__ = ("_verdict", "_code", "_message", "_score", "_policy", "_pos", "_lineno", "_colno")
+
+    if TYPE_CHECKING:
+        _verdict: Verdict
+        _code: str
+        _message: str
+        _score: Number | None
+        _policy: Policy
+        _pos: int | None
+        _lineno: int | None
+        _colno: int | None
+
+    def __init__(
+        self,
+        verdict: Verdict,
+        code: str,
+        message: str,
+        score: Number | None,
+        policy: Policy,
+        pos: int | None = None,
+        lineno: int | None = None,
+        colno: int | None = None,
+    ) -> None:
+        self._verdict = verdict
+        self._code = code
+        self._message = message
+        self._score = score
+        self._policy = policy
+        self._pos = pos
+        self._lineno = lineno
+        self._colno = colno
+
+    @property
+    def verdict(self) -> Verdict:
+        """PASS, FAIL or INVALID."""
+        return self._verdict
+
+    @property
+    def code(self) -> str:
+        """The stable reason code."""
+        return self._code
+
+    @property
+    def message(self) -> str:
+        """The explanation, for people."""
+        return self._message
+
+    @property
+    def score(self) -> Number | None:
+        """The valid score, or None."""
+        return self._score
+
+    @property
+    def policy(self) -> Policy:
+        """The policy the decision applied."""
+        return self._policy
+
+    @property
+    def pos(self) -> int | None:
+        """Where the problem starts in the evidence, or None."""
+        return self._pos
+
+    @property
+    def lineno(self) -> int | None:
+        """The 1-based line of ``pos``, or None."""
+        return self._lineno
+
+    @property
+    def colno(self) -> int | None:
+        """The 1-based column of ``pos``, or None."""
+        return self._colno
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "a Decision has no truth value; test 'decision.verdict is Verdict.PASS'"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the decision as a JSON-ready dict."""
+        result: dict[str, object] = {
+            "verdict": self._verdict.value,
+            "code": self._code,
+            "message": self._message,
+            "score": self._score,
+            "policy": self._policy.as_dict(),
+        }
+        if self._pos is not None:
+            result["location"] = {"pos": self._pos, "line": self._lineno, "column": self._colno}
+        return result
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self._verdict, self._code, self._message, type(self._score), self._score,
+            self._policy, self._pos, self._lineno, self._colno,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Decision:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Decision(verdict={self._verdict}, code={self._code!r}, "
+            f"message={self._message!r}, score={format_number(self._score)})"
+        )
+
+
+def _canonical_patterns() -> tuple[re.Pattern[str], re.Pattern[bytes]]:
+    if not _canonical:
+        _canonical.append(
+            (re.compile(_CANONICAL), re.compile(_CANONICAL.encode("ascii")))
+        )
+    return _canonical[0]
+
+
+def _fast_path_score(raw: object, max_bytes: int) -> int | float | None:
+    """Return the score of a canonical record, or None to take the full path."""
+    text_pattern, bytes_pattern = _canonical_patterns()
+    match: re.Match[str] | re.Match[bytes] | None
+    # Exact types only: a str or bytes subclass may override what re reads.
+    if type(raw) is str and len(raw) <= max_bytes:
+        match = text_pattern.fullmatch(raw)
+    elif type(raw) is bytes and len(raw) <= max_bytes:
+        match = bytes_pattern.fullmatch(raw)
+    else:
+        return None
+    if match is None:
+        return None
+    token, fraction_or_exponent = match.group(1, 2)
+    if len(token) > _FAST_NUMBER_LENGTH:
+        return None
+    # float() and int() take the ASCII bytes as they take text.
+    return float(token) if fraction_or_exponent else int(token)
+
+
+def _check_max_bytes(max_bytes: object) -> int:
+    if type(max_bytes) is not int or max_bytes < 1:
+        raise PolicyError("bad-policy", f"max_bytes must be a positive int, not {describe_value(max_bytes)}")
+    return max_bytes
+
+
+def loads(
+    raw: str | bytes, /, *, exact: bool = False, max_bytes: int = DEFAULT_MAX_BYTES
+) -> object:
+    """Decode the evidence *raw* (``bytes`` or ``str``) as strict JSON.
+
+    Returns the JSON value, with objects as ``dict``, arrays as ``list`` and
+    numbers as ``int`` and ``float`` (or ``decimal.Decimal`` if *exact*).
+    The record's shape and score are not checked: ``evaluate()`` does that.
+
+    Raises ``InvalidEvidence`` (a ``ValueError``) with a stable ``code``
+    instead of returning anything ``json.loads`` would let through: input
+    over *max_bytes* (default 1 MiB), anything but UTF-8, a byte-order
+    mark, ``NaN``/``Infinity``, numbers that overflow to infinity such as
+    ``1e400``, duplicate member names (compared after unescaping), lone
+    surrogates, number literals over 640 characters, nesting deeper than
+    128, and trailing data.
+
+        >>> loads('{"score": 0.9}')
+        {'score': 0.9}
+        >>> loads('{"score": NaN}')
+        Traceback (most recent call last):
+          ...
+        scorecontract._errors.InvalidEvidence: non-standard-constant: NaN is not JSON (RFC 8259 section 6 has no NaN or Infinity)
+    """
+    text = decode_evidence(raw, _check_max_bytes(max_bytes))
+    return parse_json(text, exact=exact)
+
+
+def evaluate(
+    raw: str | bytes,
+    /,
+    *,
+    threshold: object = None,
+    policy: Policy | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> Decision:
+    """Run the whole contract on the evidence *raw* and return a ``Decision``.
+
+    *raw* is one JSON text, ``bytes`` or ``str``, holding the record
+    ``{"score": <number>}``.  The checks, in order (SPEC section 2): size,
+    encoding, syntax, duplicate members, shape, type, finiteness, range, and
+    last the threshold: ``score >= threshold`` passes.
+
+    Never raises for any evidence: every problem becomes a ``Decision`` with
+    ``verdict`` ``Verdict.INVALID``, a reason ``code`` and a ``message``.
+    *threshold* (default 0.8), *policy* and *max_bytes* are configuration;
+    bad values raise ``PolicyError``.
+
+        >>> evaluate(b'{"score": 0.9}').verdict
+        <Verdict.PASS: 'PASS'>
+        >>> d = evaluate('{"score": 1e400}')
+        >>> d.verdict, d.code
+        (<Verdict.INVALID: 'INVALID'>, 'non-finite')
+    """
+    policy = policy_for(threshold, policy)
+    if max_bytes != DEFAULT_MAX_BYTES:
+        _check_max_bytes(max_bytes)
+    try:
+        score: object = None
+        if not policy.exact:
+            score = _fast_path_score(raw, max_bytes)
+        if score is None:
+            score = score_of_record(
+                parse_json(decode_evidence(raw, max_bytes), exact=policy.exact)
+            )
+        verdict, code, message = decide_with_reason(score, policy)
+    except InvalidEvidence as exc:
+        return Decision(
+            Verdict.INVALID, exc.code, exc.message, None, policy, exc.pos, exc.lineno, exc.colno
+        )
+    except Exception as exc:  # fail closed: a defect here must not release
+        return Decision(
+            Verdict.INVALID,
+            "internal-error",
+            f"unexpected {type(exc).__name__} in scorecontract; please report it",
+            None,
+            policy,
+        )
+    if verdict is Verdict.INVALID:
+        return Decision(verdict, code, message, None, policy)
+    return Decision(verdict, code, message, score, policy)  # type: ignore[arg-type]

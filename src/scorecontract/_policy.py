@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: MIT
+"""The policy: threshold, bounds, version and comparison mode.
+
+A policy is configuration, so a bad one raises ``PolicyError`` (exit 2)
+instead of quietly falling back to a default: a threshold of NaN would
+otherwise make every comparison false, which is the very bug this library
+exists to stop.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from ._describe import describe_value, format_number
+from ._errors import PolicyError
+
+TYPE_CHECKING = False  # typing is not imported at run time
+if TYPE_CHECKING:
+    from decimal import Decimal
+    from typing import Union
+
+    Number = Union[int, float, Decimal]
+
+__all__ = ["DEFAULT_THRESHOLD", "Policy", "default_policy", "policy_for"]
+
+DEFAULT_THRESHOLD = 0.8
+DEFAULT_VERSION = "default"
+
+
+def _to_decimal(value: Number) -> Decimal:
+    """Return *value* as a Decimal, without rounding.
+
+    A float becomes the Decimal of its ``repr``: the shortest decimal text
+    that round-trips, which is what a producer wrote.  ``Decimal(0.8)``
+    would instead be 0.8000000000000000444..., the binary value.
+    The Decimal constructor never rounds to the context precision, so the
+    thread's decimal context cannot change a result.
+    """
+    from decimal import Decimal
+
+    if type(value) is float:
+        return Decimal(repr(value))
+    return Decimal(value)
+
+
+def _check_number(name: str, value: object, exact: bool) -> None:
+    """Refuse a policy number that is not an exact, finite int or float.
+
+    The same numeric contract as for scores (SPEC section 2, rules 6-7):
+    ``type(x) in (int, float)`` rather than ``isinstance``, so ``True``
+    is not 1; Decimal only in exact mode.
+    """
+    kind = type(value)
+    if kind is float:
+        if not math.isfinite(value):  # type: ignore[arg-type]
+            raise PolicyError(f"bad-{name}", f"{name} must be finite, not {format_number(value)}")
+        return
+    if kind is int:
+        return
+    decimal = sys.modules.get("decimal")
+    if decimal is not None and kind is decimal.Decimal:
+        if not exact:
+            raise PolicyError(
+                f"bad-{name}",
+                f"{name} is a Decimal, which needs an exact policy (exact=True)",
+            )
+        if not value.is_finite():  # type: ignore[attr-defined]
+            raise PolicyError(f"bad-{name}", f"{name} must be finite, not {format_number(value)}")
+        return
+    raise PolicyError(
+        f"bad-{name}",
+        f"{name} must be an int or float, not {describe_value(value)}",
+    )
+
+
+class Policy:
+    """The rules a score is judged by.
+
+    ``Policy(threshold=0.8, *, minimum=0, maximum=1, version="default",
+    exact=False)``
+
+    *threshold* is the lowest passing score: ``score >= threshold`` is PASS.
+    *minimum* and *maximum* are the closed bounds of a valid score.  Each is
+    an ``int`` or ``float`` (a ``decimal.Decimal`` too when *exact*), finite,
+    with ``minimum <= threshold <= maximum``.  ``bool`` is refused: ``True``
+    is not a threshold.
+
+    *version* names the policy in every decision record and receipt; it is a
+    non-empty string.
+
+    *exact* compares numbers as their decimal text instead of as binary
+    floats: evidence is decoded to ``decimal.Decimal``, so
+    ``0.79999999999999999999`` is below 0.8, whereas as a float it rounds
+    to 0.8 and passes.  A float given here or to ``decide()`` counts as the
+    decimal text of its ``repr``.
+
+    A bad value raises ``PolicyError``.  Policies are immutable and compare
+    equal when all fields are equal.
+    """
+
+    __slots__ = ("_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds")
+
+    if TYPE_CHECKING:
+        _threshold: Number
+        _minimum: Number
+        _maximum: Number
+        _version: str
+        _exact: bool
+        _bounds: tuple[Number, Number, Number]
+
+    def __init__(
+        self,
+        threshold: Number = DEFAULT_THRESHOLD,
+        *,
+        minimum: Number = 0,
+        maximum: Number = 1,
+        version: str = DEFAULT_VERSION,
+        exact: bool = False,
+    ) -> None:
+        if type(exact) is not bool:
+            raise PolicyError("bad-policy", f"exact must be true or false, not {describe_value(exact)}")
+        if type(version) is not str or not version.strip():
+            raise PolicyError("bad-version", f"version must be a non-empty string, not {describe_value(version)}")
+        _check_number("bounds", minimum, exact)
+        _check_number("bounds", maximum, exact)
+        _check_number("threshold", threshold, exact)
+        bounds: tuple[Number, Number, Number]
+        if exact:
+            bounds = (_to_decimal(minimum), _to_decimal(maximum), _to_decimal(threshold))
+        else:
+            bounds = (minimum, maximum, threshold)
+        low, high, limit = bounds
+        if not low <= high:
+            raise PolicyError(
+                "bad-bounds", f"bounds are inverted: min {format_number(minimum)} > max {format_number(maximum)}"
+            )
+        if not low <= limit <= high:
+            raise PolicyError(
+                "bad-threshold",
+                f"threshold {format_number(threshold)} is outside the bounds "
+                f"[{format_number(minimum)}, {format_number(maximum)}]",
+            )
+        self._threshold = threshold
+        self._minimum = minimum
+        self._maximum = maximum
+        self._version = version
+        self._exact = exact
+        self._bounds = bounds
+
+    @property
+    def threshold(self) -> Number:
+        """The lowest passing score, as given."""
+        return self._threshold
+
+    @property
+    def minimum(self) -> Number:
+        """The lowest valid score, as given."""
+        return self._minimum
+
+    @property
+    def maximum(self) -> Number:
+        """The highest valid score, as given."""
+        return self._maximum
+
+    @property
+    def version(self) -> str:
+        """The policy's version string."""
+        return self._version
+
+    @property
+    def exact(self) -> bool:
+        """Whether numbers are compared as decimal text."""
+        return self._exact
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the policy as the JSON object a policy file holds."""
+        return {
+            "version": self._version,
+            "threshold": self._threshold,
+            "min": self._minimum,
+            "max": self._maximum,
+            "exact": self._exact,
+        }
+
+    def _key(self) -> tuple[object, ...]:
+        return (type(self._threshold), self._bounds, self._version, self._exact)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Policy:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Policy(threshold={self._threshold!r}, minimum={self._minimum!r}, "
+            f"maximum={self._maximum!r}, version={self._version!r}, exact={self._exact!r})"
+        )
+
+
+_default: list[Policy] = []
+
+
+def default_policy() -> Policy:
+    """Return the default policy (threshold 0.8, bounds [0, 1])."""
+    # Built on first use rather than at import: nothing happens at import.
+    if not _default:
+        _default.append(Policy())
+    return _default[0]
+
+
+def policy_for(threshold: object, policy: Policy | None) -> Policy:
+    """Resolve the ``threshold=`` / ``policy=`` pair of the public API."""
+    if policy is not None:
+        if type(policy) is not Policy:
+            raise PolicyError("bad-policy", f"policy must be a Policy, not {type(policy).__name__}")
+        if threshold is not None:
+            raise PolicyError(
+                "bad-policy", "give threshold= or policy=, not both"
+            )
+        return policy
+    if threshold is None or (type(threshold) is float and threshold == DEFAULT_THRESHOLD):
+        return default_policy()
+    return Policy(threshold)  # type: ignore[arg-type]  # validated inside

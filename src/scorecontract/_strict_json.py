@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: MIT
+"""Stage 2 of the pipeline: text to a JSON value, strictly.
+
+Python's ``json`` module is lenient where a release gate must not be.  This
+module closes each gap with the decoder's own hooks:
+
+- ``NaN``, ``Infinity`` and ``-Infinity`` are a Python extension, not JSON
+  (RFC 8259 section 6): ``parse_constant`` refuses them;
+- ``1e400`` is valid number syntax that Python decodes to ``inf``: the float
+  hook refuses any non-finite result;
+- a duplicated member name silently keeps the last value (RFC 8259 section 4
+  says names SHOULD be unique): ``object_pairs_hook`` refuses duplicates,
+  comparing names after unescaping;
+- a number literal with absurdly many digits costs quadratic time in
+  ``int()`` on old Pythons and a ``ValueError`` on new ones: the hooks refuse
+  it before converting;
+- ``"\\ud800"`` decodes to a lone surrogate that cannot be encoded again;
+- deep nesting raises ``RecursionError`` at a depth that depends on the
+  Python version: it is refused at a fixed depth before decoding;
+- trailing data after the value is refused (whitespace is fine).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+from ._encoding import find_surrogate
+from ._errors import InvalidEvidence, invalid_at
+
+__all__ = ["MAX_DEPTH", "MAX_NUMBER_LENGTH", "parse_json"]
+
+# 640 is the smallest limit sys.set_int_max_str_digits() accepts, so no
+# literal we convert can trip the interpreter's own limit (Python 3.11+),
+# and 10**400 still reaches the range check as an integer.
+MAX_NUMBER_LENGTH = 640
+MAX_DEPTH = 128
+
+# RFC 8259 section 2: insignificant whitespace is exactly these four.
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+
+
+def _reject_constant(token: str) -> object:
+    raise InvalidEvidence(
+        "non-standard-constant",
+        f"{token} is not JSON (RFC 8259 section 6 has no NaN or Infinity)",
+    )
+
+
+def _number_too_long(token: str) -> InvalidEvidence:
+    return InvalidEvidence(
+        "too-many-digits",
+        f"number literal of {len(token)} characters, over the limit of {MAX_NUMBER_LENGTH}",
+    )
+
+
+def _parse_int(token: str) -> int:
+    if len(token) > MAX_NUMBER_LENGTH:
+        raise _number_too_long(token)
+    try:
+        return int(token)
+    except ValueError:
+        # sys.set_int_max_str_digits() may have been set lower still.
+        raise _number_too_long(token) from None
+
+
+def _parse_float(token: str) -> float:
+    if len(token) > MAX_NUMBER_LENGTH:
+        raise _number_too_long(token)
+    value = float(token)
+    if not math.isfinite(value):
+        # Valid number syntax whose value overflows a double, like 1e400.
+        # parse_constant never sees it (RFC 8259 section 6 warns of it).
+        raise InvalidEvidence(
+            "non-finite", f"number {token} overflows to {value!r}"
+        )
+    return value
+
+
+def _parse_decimal(token: str) -> object:
+    if len(token) > MAX_NUMBER_LENGTH:
+        raise _number_too_long(token)
+    from decimal import Decimal
+
+    # The constructor never rounds, whatever the context's precision.
+    return Decimal(token)
+
+
+def _unique_members(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    members = dict(pairs)
+    if len(members) != len(pairs):
+        seen: set[str] = set()
+        for name, _ in pairs:
+            if name in seen:
+                raise InvalidEvidence(
+                    "duplicate-member",
+                    f"member {name!a} appears more than once; JSON parsers "
+                    "disagree on which value wins",
+                )
+            seen.add(name)
+    return members
+
+
+_decoders: dict[bool, json.JSONDecoder] = {}
+
+
+def _decoder(exact: bool) -> json.JSONDecoder:
+    # Built once, on first use: building a decoder per call costs more than
+    # the decoding itself.
+    decoder = _decoders.get(exact)
+    if decoder is None:
+        decoder = json.JSONDecoder(
+            parse_float=_parse_decimal if exact else _parse_float,
+            parse_int=_parse_int,
+            parse_constant=_reject_constant,
+            object_pairs_hook=_unique_members,
+            strict=True,  # control characters inside strings are errors
+        )
+        _decoders[exact] = decoder
+    return decoder
+
+
+def _check_depth(text: str) -> None:
+    # Quick bound: without MAX_DEPTH opening brackets there is nothing to do.
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        char = match.group()
+        if char == "[" or char == "{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise invalid_at(
+                    "too-deep", f"nesting deeper than {MAX_DEPTH} levels", text, match.start()
+                )
+        elif char == "]" or char == "}":
+            depth -= 1
+
+
+def _check_strings(value: object) -> None:
+    # Only reached when the text holds a \u escape: lone surrogates can only
+    # come from one (the text itself was checked in stage 1).  The depth
+    # check bounds this recursion.
+    kind = type(value)
+    if kind is str:
+        where = find_surrogate(value)  # type: ignore[arg-type]
+        if where != -1:
+            raise InvalidEvidence(
+                "lone-surrogate",
+                f"string {value!a} holds a lone surrogate, which is not Unicode text",
+            )
+    elif kind is dict:
+        for name, member in value.items():  # type: ignore[attr-defined]
+            _check_strings(name)
+            _check_strings(member)
+    elif kind is list:
+        for item in value:  # type: ignore[attr-defined]
+            _check_strings(item)
+
+
+def parse_json(text: str, *, exact: bool = False) -> object:
+    """Decode one RFC 8259 JSON text, strictly.
+
+    Returns the value as ``json.loads`` would, with floats as ``float`` (or
+    ``decimal.Decimal`` if *exact*), objects as ``dict`` and arrays as
+    ``list``.  Raises ``InvalidEvidence`` for anything that is not strict
+    JSON; no other exception escapes for any ``str``.
+    """
+    end = len(text)
+    start = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
+    if start == end:
+        raise InvalidEvidence("empty", "evidence is empty" if end == 0 else "evidence is only whitespace")
+    _check_depth(text)
+    try:
+        value, stop = _decoder(exact).raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        raise invalid_at("syntax", exc.msg, text, exc.pos) from None
+    except RecursionError:
+        # The depth check should make this unreachable; if the interpreter
+        # has a lower limit still, this is still INVALID, not a crash.
+        raise InvalidEvidence("too-deep", "nesting too deep for this interpreter") from None
+    stop = _WHITESPACE.match(text, stop).end()  # type: ignore[union-attr]
+    if stop != end:
+        raise invalid_at("trailing-data", "data after the JSON value", text, stop)
+    if "\\u" in text:
+        _check_strings(value)
+    return value
