@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: MIT
+"""The command line: exit codes, streams, and no tracebacks."""
+
+from __future__ import annotations
+
+import pytest
+
+import scorecontract._cli as cli
+from scorecontract import Verdict
+from support import FIXTURES, manifest_cases, run_cli
+
+EXIT = {"PASS": 0, "FAIL": 1, "INVALID": 3}
+CASES = manifest_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+def test_check_exit_code_for_every_fixture(case, capsys):
+    status = cli.main(["check", str(FIXTURES / case["file"])])
+    out, err = capsys.readouterr()
+    assert status == EXIT[case["verdict"]]
+    assert out.startswith(f"{case['verdict']} {case['code']}: ")
+    assert out.count("\n") == 1
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("optimize", [0, 1], ids=["plain", "O"])
+@pytest.mark.parametrize(
+    "name, status", [("nan.json", 3), ("pass-0.9.json", 0), ("fail-0.7.json", 1), ("duplicate-escaped.json", 3)]
+)
+def test_python_dash_m_in_a_fresh_interpreter(name, status, optimize):
+    result = run_cli("check", str(FIXTURES / name), optimize=optimize)
+    assert result.returncode == status
+    assert b"Traceback" not in result.stderr
+
+
+def test_stdin_and_file_agree():
+    data = (FIXTURES / "nan.json").read_bytes()
+    from_stdin = run_cli("check", "-", stdin=data)
+    from_file = run_cli("check", str(FIXTURES / "nan.json"))
+    assert (from_stdin.returncode, from_stdin.stdout) == (from_file.returncode, from_file.stdout)
+    assert from_stdin.returncode == 3
+
+
+@pytest.mark.parametrize(
+    "threshold, status",
+    [("0.9", 0), ("0.95", 1), ("0", 0), ("1", 1), ("0.9e0", 0)],
+)
+def test_threshold_option(threshold, status, capsys):
+    assert cli.main(["check", "--threshold", threshold, str(FIXTURES / "pass-0.9.json")]) == status
+
+
+@pytest.mark.parametrize(
+    "threshold",
+    ["nan", "NaN", "inf", "Infinity", "-Infinity", "1e400", "1.5", "-0.1", "true", '"0.8"', "0.8x", "", "null"],
+)
+def test_bad_threshold_exits_2_with_one_line(threshold, capsys):
+    status = cli.main(["check", f"--threshold={threshold}", str(FIXTURES / "pass-0.9.json")])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("scorecontract: error: ")
+
+
+def test_missing_file_is_invalid(tmp_path, capsys):
+    assert cli.main(["check", str(tmp_path / "absent.json")]) == 3
+    assert capsys.readouterr().out.startswith("INVALID file-not-found: ")
+
+
+def test_directory_is_invalid(tmp_path, capsys):
+    assert cli.main(["check", str(tmp_path)]) == 3
+    assert capsys.readouterr().out.startswith("INVALID file-unreadable: ")
+
+
+def test_oversize_file_is_invalid_without_reading_it_all(tmp_path, capsys):
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 2000 + b'{"score": 0.9}')
+    assert cli.main(["check", "--max-bytes", "1000", str(big)]) == 3
+    assert capsys.readouterr().out.startswith("INVALID too-large: ")
+
+
+def test_usage_errors_exit_2():
+    assert run_cli().returncode == 2
+    assert run_cli("check").returncode == 2
+    assert run_cli("frobnicate").returncode == 2
+    assert run_cli("check", "--no-such-option", "x").returncode == 2
+
+
+def test_version_and_help_exit_0():
+    result = run_cli("--version")
+    assert result.returncode == 0 and result.stdout.startswith(b"scorecontract ")
+    helped = run_cli("check", "--help")
+    assert helped.returncode == 0
+    for line in (b"0   PASS", b"1   FAIL", b"2   usage", b"3   INVALID", b"70  unexpected"):
+        assert line in helped.stdout
+
+
+def test_internal_error_has_its_own_exit_code(monkeypatch, capsys):
+    import scorecontract._evaluate as evaluate_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("simulated defect")
+
+    monkeypatch.setattr(evaluate_module, "evaluate", broken)
+    status = cli.main(["check", str(FIXTURES / "pass-0.9.json")])
+    out, err = capsys.readouterr()
+    assert status == cli.EXIT_INTERNAL_ERROR
+    assert status not in (0, 1, 2, 3, 4)
+    assert out == "" and "internal error" in err
+
+
+def test_exit_code_comes_from_the_verdict():
+    assert {v.value: v.exit_code for v in Verdict if v.value in EXIT} == EXIT
