@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, PolicyError
-from ._policy import Policy
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
@@ -20,7 +18,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import Sequence
 
-__all__ = ["EXIT_INTERNAL_ERROR", "EXIT_USAGE", "main"]
+__all__ = ["EXIT_INTERNAL_ERROR", "EXIT_USAGE", "emit", "main"]
 
 EXIT_USAGE = 2
 # EX_SOFTWARE from BSD sysexits.h: distinct from every verdict's code.
@@ -52,80 +50,10 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
-    check = commands.add_parser(
-        "check",
-        help="decide on one score record",
-        description='Decide on one score record, {"score": <number>}.',
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    check.add_argument("path", metavar="PATH", help="evidence file, or - for standard input")
-    check.add_argument(
-        "--threshold",
-        metavar="T",
-        help="lowest passing score, a JSON number in the bounds (default 0.8)",
-    )
-    check.add_argument(
-        "--max-bytes",
-        metavar="N",
-        type=int,
-        default=DEFAULT_MAX_BYTES,
-        help="largest evidence accepted, in bytes (default 1 MiB)",
-    )
-    check.set_defaults(run=_run_check)
+    from . import _cmd_check
+
+    _cmd_check.register(commands, _EPILOG)
     return parser
-
-
-def _threshold_policy(text: str | None) -> Policy:
-    """Build the policy for ``--threshold``, read as a strict JSON number."""
-    from ._strict_json import parse_json
-
-    if text is None:
-        return Policy()
-    try:
-        value = parse_json(text)
-    except InvalidEvidence as exc:
-        raise PolicyError(
-            "bad-threshold", f"--threshold {ascii(text)} is not a JSON number ({exc.code})"
-        ) from None
-    return Policy(value)  # type: ignore[arg-type]  # Policy validates the type
-
-
-def _read(path: str, max_bytes: int) -> bytes:
-    from ._read import read_bounded, read_evidence_file
-
-    if path == "-":
-        return read_bounded(sys.stdin.buffer, max_bytes)
-    return read_evidence_file(path, max_bytes)
-
-
-def _run_check(args: argparse.Namespace) -> int:
-    from ._evaluate import Decision, evaluate
-
-    policy = _threshold_policy(args.threshold)
-    if args.max_bytes < 1:
-        raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
-    try:
-        evidence = _read(args.path, args.max_bytes)
-    except InvalidEvidence as exc:
-        decision = Decision(Verdict.INVALID, exc.code, exc.message, None, policy)
-    else:
-        decision = evaluate(evidence, policy=policy, max_bytes=args.max_bytes)
-    line = f"{decision.verdict.value} {decision.code}: {decision.message}"
-    if decision.lineno is not None:
-        line += f" (line {decision.lineno} column {decision.colno})"
-    _emit(line)
-    return decision.verdict.exit_code
-
-
-def _emit(text: str) -> None:
-    """Print a result line to stdout; a closed pipe does not change the verdict."""
-    try:
-        print(text, flush=True)
-    except BrokenPipeError:
-        # The reader went away (``| head``).  The exit status still carries
-        # the verdict, so it is kept; only the printing is abandoned.
-        _silence_stdout()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -162,6 +90,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL_ERROR
+
+
+def emit(text: str) -> None:
+    """Print a result line to stdout; a closed pipe does not change the verdict."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        # The reader went away (``| head``).  The exit status still carries
+        # the verdict, so it is kept; only the printing is abandoned.
+        _silence_stdout()
 
 
 def _silence_stdout() -> None:
