@@ -14,13 +14,12 @@ from test_fuzz import generated_inputs
 
 
 def full_path(raw, policy=None):
-    saved = evaluate_module._canonical_patterns
-    never = __import__("re").compile(r"(?!)")
-    evaluate_module._canonical_patterns = lambda: (never, __import__("re").compile(rb"(?!)"))
+    saved = evaluate_module._fast_path_score
+    evaluate_module._fast_path_score = lambda raw, max_bytes: None
     try:
         return evaluate(raw, policy=policy)
     finally:
-        evaluate_module._canonical_patterns = saved
+        evaluate_module._fast_path_score = saved
 
 
 def canonical_records(seed: int, count: int) -> list[bytes]:
@@ -44,12 +43,9 @@ CORPUS = (
 
 
 def test_corpus_reaches_the_fast_path():
-    hits = 0
-    text_pattern, bytes_pattern = evaluate_module._canonical_patterns()
-    for raw in CORPUS:
-        if bytes_pattern.fullmatch(raw):
-            hits += 1
+    hits = sum(evaluate_module._fast_path_score(raw, 1 << 20) is not None for raw in CORPUS)
     assert hits > 2000
+    assert len(CORPUS) - hits > 2000  # and the full path
 
 
 @pytest.mark.parametrize("as_text", [False, True], ids=["bytes", "str"])

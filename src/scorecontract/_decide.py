@@ -10,9 +10,25 @@ from ._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from decimal import Decimal
+
     from ._policy import Policy
 
-__all__ = ["decide", "decide_with_reason"]
+__all__ = ["decide", "decide_with_reason", "meets_threshold", "outcome_message"]
+
+
+def meets_threshold(score: int | float | Decimal, policy: Policy) -> bool:
+    """Return ``score >= threshold`` for a score that passed ``score_problem``."""
+    if policy._exact:
+        return _to_decimal(score) >= policy._bounds[2]
+    # Equality passes: the threshold is the lowest passing score.
+    return score >= policy._bounds[2]
+
+
+def outcome_message(score: object, policy: Policy) -> str:
+    """Explain a PASS or FAIL of a valid *score*, for people."""
+    relation = ">=" if meets_threshold(score, policy) else "<"  # type: ignore[arg-type]
+    return f"score {format_number(score)} {relation} threshold {format_number(policy.threshold)}"
 
 
 def decide_with_reason(score: object, policy: Policy) -> tuple[Verdict, str, str]:
@@ -20,20 +36,9 @@ def decide_with_reason(score: object, policy: Policy) -> tuple[Verdict, str, str
     problem = score_problem(score, policy)
     if problem is not None:
         return (Verdict.INVALID, problem[0], problem[1])
-    _, _, threshold = policy._bounds
-    value = _to_decimal(score) if policy.exact else score  # type: ignore[arg-type]
-    # Equality passes: the threshold is the lowest passing score.
-    if value >= threshold:  # type: ignore[operator]
-        return (
-            Verdict.PASS,
-            "meets-threshold",
-            f"score {format_number(score)} >= threshold {format_number(policy.threshold)}",
-        )
-    return (
-        Verdict.FAIL,
-        "below-threshold",
-        f"score {format_number(score)} < threshold {format_number(policy.threshold)}",
-    )
+    if meets_threshold(score, policy):  # type: ignore[arg-type]
+        return (Verdict.PASS, "meets-threshold", outcome_message(score, policy))
+    return (Verdict.FAIL, "below-threshold", outcome_message(score, policy))
 
 
 def decide(
@@ -65,4 +70,7 @@ def decide(
         >>> decide(True)
         <Verdict.INVALID: 'INVALID'>
     """
-    return decide_with_reason(score, policy_for(threshold, policy))[0]
+    policy = policy_for(threshold, policy)
+    if score_problem(score, policy) is not None:
+        return Verdict.INVALID
+    return Verdict.PASS if meets_threshold(score, policy) else Verdict.FAIL  # type: ignore[arg-type]

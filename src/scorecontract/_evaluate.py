@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 
-from ._decide import decide_with_reason
+from ._decide import meets_threshold, outcome_message
 from ._describe import describe_value, format_number
 from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import policy_for
 from ._record import score_of_record
+from ._score import score_problem
 from ._strict_json import parse_json
 from ._verdict import Verdict
 
@@ -60,37 +61,41 @@ class Decision:
     value: ``if decision:`` raises ``TypeError``.
     """
 
-    __slots__ = ("_verdict", "_code", "_message", "_score", "_policy", "_pos", "_lineno", "_colno")
+    __slots__ = ("_verdict", "_code", "_message", "_score", "_policy", "_location")
 
     if TYPE_CHECKING:
         _verdict: Verdict
         _code: str
-        _message: str
+        _message: str | None
         _score: Number | None
         _policy: Policy
-        _pos: int | None
-        _lineno: int | None
-        _colno: int | None
+        _location: tuple[int, int, int] | None
 
     def __init__(
         self,
         verdict: Verdict,
         code: str,
-        message: str,
+        message: str | None,
         score: Number | None,
         policy: Policy,
-        pos: int | None = None,
-        lineno: int | None = None,
-        colno: int | None = None,
+        location: tuple[int, int, int] | None = None,
     ) -> None:
+        # message is None for PASS and FAIL: it is built when first read,
+        # which keeps evaluate() on a valid record as cheap as json.loads.
         self._verdict = verdict
         self._code = code
         self._message = message
         self._score = score
         self._policy = policy
-        self._pos = pos
-        self._lineno = lineno
-        self._colno = colno
+        self._location = location
+
+    @classmethod
+    def invalid(cls, error: InvalidEvidence, policy: Policy) -> Decision:
+        """Return the INVALID decision for *error*."""
+        location = None
+        if error.pos is not None and error.lineno is not None and error.colno is not None:
+            location = (error.pos, error.lineno, error.colno)
+        return cls(Verdict.INVALID, error.code, error.message, None, policy, location)
 
     @property
     def verdict(self) -> Verdict:
@@ -105,6 +110,8 @@ class Decision:
     @property
     def message(self) -> str:
         """The explanation, for people."""
+        if self._message is None:
+            self._message = outcome_message(self._score, self._policy)
         return self._message
 
     @property
@@ -120,17 +127,17 @@ class Decision:
     @property
     def pos(self) -> int | None:
         """Where the problem starts in the evidence, or None."""
-        return self._pos
+        return None if self._location is None else self._location[0]
 
     @property
     def lineno(self) -> int | None:
         """The 1-based line of ``pos``, or None."""
-        return self._lineno
+        return None if self._location is None else self._location[1]
 
     @property
     def colno(self) -> int | None:
         """The 1-based column of ``pos``, or None."""
-        return self._colno
+        return None if self._location is None else self._location[2]
 
     def __bool__(self) -> bool:
         raise TypeError(
@@ -142,18 +149,19 @@ class Decision:
         result: dict[str, object] = {
             "verdict": self._verdict.value,
             "code": self._code,
-            "message": self._message,
+            "message": self.message,
             "score": self._score,
             "policy": self._policy.as_dict(),
         }
-        if self._pos is not None:
-            result["location"] = {"pos": self._pos, "line": self._lineno, "column": self._colno}
+        if self._location is not None:
+            pos, line, column = self._location
+            result["location"] = {"pos": pos, "line": line, "column": column}
         return result
 
     def _key(self) -> tuple[object, ...]:
         return (
-            self._verdict, self._code, self._message, type(self._score), self._score,
-            self._policy, self._pos, self._lineno, self._colno,
+            self._verdict, self._code, self.message, type(self._score), self._score,
+            self._policy, self._location,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -167,7 +175,7 @@ class Decision:
     def __repr__(self) -> str:
         return (
             f"Decision(verdict={self._verdict}, code={self._code!r}, "
-            f"message={self._message!r}, score={format_number(self._score)})"
+            f"message={self.message!r}, score={format_number(self._score)})"
         )
 
 
@@ -181,22 +189,22 @@ def _canonical_patterns() -> tuple[re.Pattern[str], re.Pattern[bytes]]:
 
 def _fast_path_score(raw: object, max_bytes: int) -> int | float | None:
     """Return the score of a canonical record, or None to take the full path."""
-    text_pattern, bytes_pattern = _canonical_patterns()
+    patterns = _canonical or [_canonical_patterns()]
     match: re.Match[str] | re.Match[bytes] | None
     # Exact types only: a str or bytes subclass may override what re reads.
-    if type(raw) is str and len(raw) <= max_bytes:
-        match = text_pattern.fullmatch(raw)
-    elif type(raw) is bytes and len(raw) <= max_bytes:
-        match = bytes_pattern.fullmatch(raw)
+    if type(raw) is bytes and len(raw) <= max_bytes:
+        match = patterns[0][1].fullmatch(raw)
+    elif type(raw) is str and len(raw) <= max_bytes:
+        match = patterns[0][0].fullmatch(raw)
     else:
         return None
     if match is None:
         return None
-    token, fraction_or_exponent = match.group(1, 2)
+    token = match.group(1)
     if len(token) > _FAST_NUMBER_LENGTH:
         return None
     # float() and int() take the ASCII bytes as they take text.
-    return float(token) if fraction_or_exponent else int(token)
+    return float(token) if match.end(2) > match.start(2) else int(token)
 
 
 def _check_max_bytes(max_bytes: object) -> int:
@@ -263,18 +271,19 @@ def evaluate(
     if max_bytes != DEFAULT_MAX_BYTES:
         _check_max_bytes(max_bytes)
     try:
-        score: object = None
-        if not policy.exact:
-            score = _fast_path_score(raw, max_bytes)
+        score: object = None if policy._exact else _fast_path_score(raw, max_bytes)
         if score is None:
             score = score_of_record(
-                parse_json(decode_evidence(raw, max_bytes), exact=policy.exact)
+                parse_json(decode_evidence(raw, max_bytes), exact=policy._exact)
             )
-        verdict, code, message = decide_with_reason(score, policy)
+        problem = score_problem(score, policy)
+        if problem is None:
+            if meets_threshold(score, policy):  # type: ignore[arg-type]
+                return Decision(Verdict.PASS, "meets-threshold", None, score, policy)  # type: ignore[arg-type]
+            return Decision(Verdict.FAIL, "below-threshold", None, score, policy)  # type: ignore[arg-type]
+        return Decision(Verdict.INVALID, problem[0], problem[1], None, policy)
     except InvalidEvidence as exc:
-        return Decision(
-            Verdict.INVALID, exc.code, exc.message, None, policy, exc.pos, exc.lineno, exc.colno
-        )
+        return Decision.invalid(exc, policy)
     except Exception as exc:  # fail closed: a defect here must not release
         return Decision(
             Verdict.INVALID,
@@ -283,6 +292,3 @@ def evaluate(
             None,
             policy,
         )
-    if verdict is Verdict.INVALID:
-        return Decision(verdict, code, message, None, policy)
-    return Decision(verdict, code, message, score, policy)  # type: ignore[arg-type]

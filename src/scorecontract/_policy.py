@@ -222,5 +222,5 @@ def policy_for(threshold: object, policy: Policy | None) -> Policy:
             )
         return policy
     if threshold is None or (type(threshold) is float and threshold == DEFAULT_THRESHOLD):
-        return default_policy()
+        return _default[0] if _default else default_policy()
     return Policy(threshold)  # type: ignore[arg-type]  # validated inside
