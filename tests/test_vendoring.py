@@ -202,3 +202,13 @@ def test_isolation_really_hides_the_source_tree(tmp_path):
     )
     assert hidden.stdout.strip() == b"None"
     assert b"ModuleSpec" in shown.stdout
+
+
+def test_readme_tells_how_to_vendor():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Vendoring\n", 1)[1].split("\n## ", 1)[0]
+    # What to copy, the licence that goes with it, how to check the copy (the
+    # command test_vendored_copy_runs_as_python_dash_m runs), and the rule.
+    assert "`src/scorecontract/`" in section and "`LICENSE`" in section
+    assert "python -m ci_tools._vendor.gate check " in section
+    assert "Match on `code`, never on message text" in section
