@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: MIT
+"""The public types, as a caller's type checker sees them.
+
+This file is never run: CI type-checks it with ``mypy --strict`` beside the
+package (``.ci/run``), and each ``assert_type`` fails there if a public
+signature loses precision -- ``decide()`` returning ``object``, a field
+becoming ``Any``.  pytest does not collect it (no ``test_`` prefix).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from typing_extensions import assert_type
+
+import scorecontract
+from scorecontract import (
+    Decision,
+    InvalidEvidence,
+    Policy,
+    PolicyError,
+    ScoreContractError,
+    Verdict,
+    decide,
+    evaluate,
+    loads,
+)
+
+
+def check_signatures() -> None:
+    assert_type(decide(0.9), Verdict)
+    assert_type(decide(0.9, threshold=0.5), Verdict)
+    assert_type(decide(0.9, policy=Policy(0.5)), Verdict)
+    assert_type(evaluate(b'{"score": 0.9}'), Decision)
+    assert_type(evaluate('{"score": 0.9}', policy=Policy(0.5, exact=True)), Decision)
+    assert_type(loads(b"{}"), object)
+    assert_type(scorecontract.__version__, str)
+
+
+def check_decision(decision: Decision) -> None:
+    assert_type(decision.verdict, Verdict)
+    assert_type(decision.code, str)
+    assert_type(decision.message, str)
+    assert_type(decision.score, "int | float | Decimal | None")
+    assert_type(decision.policy, Policy)
+    assert_type(decision.pos, "int | None")
+    assert_type(decision.lineno, "int | None")
+    assert_type(decision.colno, "int | None")
+    assert_type(decision.as_dict(), "dict[str, object]")
+    assert_type(decision.verdict.exit_code, int)
+    assert_type(decision.verdict.releases, bool)
+
+
+def check_policy(policy: Policy) -> None:
+    assert_type(policy.threshold, "int | float | Decimal")
+    assert_type(policy.version, str)
+    assert_type(policy.exact, bool)
+
+
+def check_errors(error: InvalidEvidence, policy_error: PolicyError) -> None:
+    base: ScoreContractError = error
+    other: ValueError = policy_error
+    assert_type(other, ValueError)
+    assert_type(base.code, str)
+    assert_type(error.message, str)
+    assert_type(error.pos, "int | None")
+    assert_type(error.lineno, "int | None")
+    assert_type(error.colno, "int | None")
+
+
+def check_keyword_only() -> None:
+    # Options are keyword-only: passing one positionally is a type error,
+    # which mypy must report (warn_unused_ignores, part of --strict, fails
+    # the run if the ignore is not needed).
+    decide(0.9, 0.5)  # type: ignore[call-arg]
+    evaluate(b"{}", 0.5)  # type: ignore[call-arg]
+    loads(b"{}", True)  # type: ignore[call-arg]
