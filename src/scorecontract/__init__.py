@@ -15,6 +15,7 @@ __all__ = [
     "__version__",
     "decide",
     "evaluate",
+    "load_policy",
     "loads",
 ]
 
@@ -24,4 +25,5 @@ from ._decide import decide
 from ._errors import InvalidEvidence, PolicyError, ScoreContractError
 from ._evaluate import Decision, evaluate, loads
 from ._policy import Policy
+from ._policy_file import load_policy
 from ._verdict import Verdict
