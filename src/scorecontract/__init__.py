@@ -14,6 +14,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "decide",
+    "dumps",
     "evaluate",
     "load_policy",
     "loads",
@@ -22,6 +23,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 from ._decide import decide
+from ._dumps import dumps
 from ._errors import InvalidEvidence, PolicyError, ScoreContractError
 from ._evaluate import Decision, evaluate, loads
 from ._policy import Policy
