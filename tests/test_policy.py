@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import math
+import sys
 from decimal import Decimal
 from fractions import Fraction
 
@@ -145,5 +146,5 @@ def test_docstring_examples_run(module):
     imported = importlib.import_module(f"scorecontract.{module}")
     failed, attempted = doctest.testmod(imported, optionflags=doctest.ELLIPSIS)
     assert failed == 0
-    if module in ("_policy", "_dumps"):
+    if module in ("_policy", "_dumps") and sys.flags.optimize < 2:  # -OO strips docstrings
         assert attempted > 0
