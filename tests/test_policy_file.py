@@ -325,3 +325,22 @@ def test_readme_policy_examples_load(tmp_path, kind, text):
     policy = load_policy(write(tmp_path, f"example.{kind}", text.encode()))
     assert policy.version == "release-2024-06"
     assert policy.threshold == Decimal("0.8") if policy.exact else policy.threshold == 0.8
+
+
+def test_path_may_be_a_pathlib_path(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_bytes(b'{"version": "v", "threshold": 0.9, "exact": false}')
+    assert load_policy(path) == Policy(0.9, version="v")
+
+
+@pytest.mark.parametrize("path", [None, 3, b"p.json"], ids=["none", "int", "bytes"])
+def test_path_of_another_type_is_a_configuration_error(path):
+    with pytest.raises(PolicyError) as info:
+        load_policy(path)
+    assert info.value.code == "bad-policy"
+
+
+def test_path_with_a_nul_is_unreadable_not_a_crash(tmp_path):
+    with pytest.raises(PolicyError) as info:
+        load_policy(str(tmp_path / "p\x00.json"))
+    assert info.value.code == "policy-file-unreadable"

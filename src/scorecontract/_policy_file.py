@@ -18,6 +18,7 @@ from ._policy import Policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from os import PathLike
     from typing import Callable
 
     Converter = Callable[[object], object]
@@ -47,8 +48,9 @@ POLICY_KEYS: dict[str, tuple[str, Converter, bool]] = {
 }
 
 
-def load_policy(path: str, /) -> Policy:
-    """Read the policy file *path* and return the ``Policy`` it describes.
+def load_policy(path: str | PathLike[str], /) -> Policy:
+    """Read the policy file *path* (a ``str`` or ``pathlib.Path``) and return
+    the ``Policy`` it describes.
 
     A file whose name ends in ``.toml`` is TOML (Python 3.11+, through
     ``tomllib``); any other file is JSON.  Either way it holds one object
@@ -67,11 +69,20 @@ def load_policy(path: str, /) -> Policy:
     unknown key or lacks a required one, or holds a value ``Policy``
     refuses.
     """
+    import os
+
     from ._read import read_bounded
 
-    source = ascii(path)
+    name: object
     try:
-        with open(path, "rb") as stream:
+        name = os.fspath(path)
+    except TypeError:
+        name = path
+    if type(name) is not str:
+        raise PolicyError("bad-policy", f"a policy file's path must be a str or os.PathLike, not {type(name).__name__}")
+    source = ascii(name)
+    try:
+        with open(name, "rb") as stream:
             data = read_bounded(stream, MAX_POLICY_BYTES)
     except InvalidEvidence:  # too-large
         raise PolicyError(
@@ -81,11 +92,10 @@ def load_policy(path: str, /) -> Policy:
         raise PolicyError("policy-file-unreadable", f"no policy file at {source}") from None
     except IsADirectoryError:
         raise PolicyError("policy-file-unreadable", f"{source} is a directory, not a policy file") from None
-    except OSError as exc:
-        raise PolicyError(
-            "policy-file-unreadable", f"cannot read policy file {source}: {exc.strerror or exc}"
-        ) from None
-    return policy_from_bytes(data, toml=path.lower().endswith(".toml"), source=source)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        reason = getattr(exc, "strerror", None) or exc
+        raise PolicyError("policy-file-unreadable", f"cannot read policy file {source}: {reason}") from None
+    return policy_from_bytes(data, toml=name.lower().endswith(".toml"), source=source)
 
 
 def policy_from_bytes(data: bytes, /, *, toml: bool = False, source: str = "<policy>") -> Policy:
