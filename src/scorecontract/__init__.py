@@ -14,14 +14,18 @@ __all__ = [
     "Verdict",
     "__version__",
     "decide",
+    "dumps",
     "evaluate",
+    "load_policy",
     "loads",
 ]
 
 __version__ = "0.1.0"
 
 from ._decide import decide
+from ._dumps import dumps
 from ._errors import InvalidEvidence, PolicyError, ScoreContractError
 from ._evaluate import Decision, evaluate, loads
 from ._policy import Policy
+from ._policy_file import load_policy
 from ._verdict import Verdict

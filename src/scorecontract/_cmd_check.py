@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sys
 
+from ._cli_policy import add_policy_arguments, policy_from_args
 from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, PolicyError
-from ._policy import Policy
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
@@ -30,11 +30,7 @@ def register(commands: Any, epilog: str) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("path", metavar="PATH", help="evidence file, or - for standard input")
-    check.add_argument(
-        "--threshold",
-        metavar="T",
-        help="lowest passing score, a JSON number in the bounds (default 0.8)",
-    )
+    add_policy_arguments(check)
     check.add_argument(
         "--max-bytes",
         metavar="N",
@@ -43,21 +39,6 @@ def register(commands: Any, epilog: str) -> None:
         help="largest evidence accepted, in bytes (default 1 MiB)",
     )
     check.set_defaults(run=_run_check)
-
-
-def _threshold_policy(text: str | None) -> Policy:
-    """Build the policy for ``--threshold``, read as a strict JSON number."""
-    from ._strict_json import parse_json
-
-    if text is None:
-        return Policy()
-    try:
-        value = parse_json(text)
-    except InvalidEvidence as exc:
-        raise PolicyError(
-            "bad-threshold", f"--threshold {ascii(text)} is not a JSON number ({exc.code})"
-        ) from None
-    return Policy(value)  # type: ignore[arg-type]  # Policy validates the type
 
 
 def _read(path: str, max_bytes: int) -> bytes:
@@ -72,7 +53,7 @@ def _run_check(args: argparse.Namespace) -> int:
     from ._cli import emit
     from ._evaluate import Decision, evaluate
 
-    policy = _threshold_policy(args.threshold)
+    policy = policy_from_args(args)
     if args.max_bytes < 1:
         raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
     try:

@@ -48,6 +48,10 @@ REASONS = {
     "bad-bounds": "the bounds are not finite numbers, or are inverted",
     "bad-version": "the policy version is not a non-empty string",
     "bad-policy": "the policy or an option is otherwise unusable",
+    "policy-file-unreadable": "the policy file is missing, unreadable or over 64 KiB",
+    "bad-policy-file": "the policy file is not strict JSON or TOML holding one object (NaN, duplicate keys, ...)",
+    "unknown-policy-key": "the policy file has a key the format does not define (a typo such as treshold)",
+    "missing-policy-key": "the policy file lacks a required key (version, threshold, exact)",
 }
 
 

@@ -10,8 +10,10 @@ exists to stop.
 from __future__ import annotations
 
 import math
+import re
 import sys
-from ._describe import describe_value, format_number
+
+from ._describe import clip_text, describe_value, format_number
 from ._errors import PolicyError
 
 TYPE_CHECKING = False  # typing is not imported at run time
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 
     Number = Union[int, float, Decimal]
 
-__all__ = ["DEFAULT_THRESHOLD", "Policy", "default_policy", "policy_for"]
+__all__ = ["DEFAULT_THRESHOLD", "DEFAULT_VERSION", "MAX_VERSION_LENGTH", "Policy", "default_policy", "policy_for"]
 
 DEFAULT_THRESHOLD = 0.8
 DEFAULT_VERSION = "default"
@@ -73,6 +75,29 @@ def _check_number(name: str, value: object, exact: bool) -> None:
     )
 
 
+# Versions are printed on one-line results, in receipts and in GitHub
+# annotations: a newline there could forge an extra "::error" line, and a
+# lone surrogate cannot be written as UTF-8 at all.
+_VERSION_FORBIDDEN = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
+MAX_VERSION_LENGTH = 200
+
+
+def _check_version(version: object) -> None:
+    if type(version) is not str or not version.strip():
+        raise PolicyError("bad-version", f"version must be a non-empty string, not {describe_value(version)}")
+    if len(version) > MAX_VERSION_LENGTH:
+        raise PolicyError(
+            "bad-version", f"version is {len(version)} characters long, over the limit of {MAX_VERSION_LENGTH}"
+        )
+    found = re.search(_VERSION_FORBIDDEN, version)
+    if found is not None:
+        raise PolicyError(
+            "bad-version",
+            f"version {clip_text(ascii(version))} holds {ascii(found.group())}: "
+            "no control characters, line separators or lone surrogates",
+        )
+
+
 class Policy:
     """The rules a score is judged by.
 
@@ -85,8 +110,9 @@ class Policy:
     with ``minimum <= threshold <= maximum``.  ``bool`` is refused: ``True``
     is not a threshold.
 
-    *version* names the policy in every decision record and receipt; it is a
-    non-empty string.
+    *version* names the policy in every decision record and receipt: a
+    non-empty string of at most 200 characters, without control characters
+    or line breaks (it is printed on one-line results).
 
     *exact* compares numbers as their decimal text instead of as binary
     floats: evidence is decoded to ``decimal.Decimal``, so
@@ -94,8 +120,16 @@ class Policy:
     to 0.8 and passes.  A float given here or to ``decide()`` counts as the
     decimal text of its ``repr``.
 
-    A bad value raises ``PolicyError``.  Policies are immutable and compare
-    equal when all fields are equal.
+    A bad value raises ``PolicyError`` with the code ``bad-threshold``,
+    ``bad-bounds``, ``bad-version`` or ``bad-policy``.  Policies are
+    immutable and compare equal when all fields are equal.
+
+        >>> Policy(0.9, version="release-2").as_dict()
+        {'version': 'release-2', 'threshold': 0.9, 'min': 0, 'max': 1, 'exact': False}
+        >>> Policy(float("nan"))
+        Traceback (most recent call last):
+          ...
+        scorecontract._errors.PolicyError: bad-threshold: threshold must be finite, not nan
     """
 
     __slots__ = ("_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds")
@@ -119,8 +153,7 @@ class Policy:
     ) -> None:
         if type(exact) is not bool:
             raise PolicyError("bad-policy", f"exact must be true or false, not {describe_value(exact)}")
-        if type(version) is not str or not version.strip():
-            raise PolicyError("bad-version", f"version must be a non-empty string, not {describe_value(version)}")
+        _check_version(version)
         _check_number("bounds", minimum, exact)
         _check_number("bounds", maximum, exact)
         _check_number("threshold", threshold, exact)
@@ -173,7 +206,14 @@ class Policy:
         return self._exact
 
     def as_dict(self) -> dict[str, object]:
-        """Return the policy as the JSON object a policy file holds."""
+        """Return the policy as the JSON object a policy file holds.
+
+        The keys are those of a policy file (``version``, ``threshold``,
+        ``min``, ``max``, ``exact``), so decision records and receipts name
+        the version, and ``load_policy`` reads the dict back as an equal
+        policy.  Numbers are returned as given: an exact policy may hold
+        ``decimal.Decimal`` values, which ``json.dumps`` cannot write.
+        """
         return {
             "version": self._version,
             "threshold": self._threshold,

@@ -84,8 +84,20 @@ def _parse_decimal(token: str) -> object:
         raise _number_too_long(token)
     from decimal import Decimal
 
-    # The constructor never rounds, whatever the context's precision.
-    return Decimal(token)
+    # The constructor never rounds, whatever the context's precision.  It
+    # does refuse an exponent beyond the implementation's limit (about
+    # 10**18): InvalidOperation, or NaN when the thread's context does not
+    # trap it.  Either way the same reason, whatever the context.
+    try:
+        value = Decimal(token)
+    except ArithmeticError:
+        value = None
+    if value is None or not value.is_finite():
+        raise InvalidEvidence(
+            "too-many-digits",
+            f"number {token[:40]} has an exponent too large for exact decimal comparison",
+        )
+    return value
 
 
 def _unique_members(pairs: list[tuple[str, object]]) -> dict[str, object]:

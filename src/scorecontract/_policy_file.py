@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: MIT
+"""Policy files: a ``Policy`` from JSON (always) or TOML (Python 3.11+).
+
+A policy file is configuration for a release gate, so it is read at least as
+strictly as the evidence it judges: JSON goes through the evidence's own
+strict loader (duplicate keys, ``NaN``, ``1e400``, a byte-order mark and
+non-UTF-8 bytes are refused), unknown keys are refused so that a typo such
+as ``treshold`` cannot silently leave the default in force, and the values
+are validated by ``Policy`` itself.  Every problem raises ``PolicyError``;
+the command line exits 2 for it.
+"""
+
+from __future__ import annotations
+
+from ._encoding import decode_evidence
+from ._errors import InvalidEvidence, PolicyError
+from ._policy import Policy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from os import PathLike
+    from typing import Callable
+
+    Converter = Callable[[object], object]
+
+__all__ = ["MAX_POLICY_BYTES", "POLICY_KEYS", "load_policy", "policy_from_bytes"]
+
+# A policy is a handful of keys; anything bigger is not a policy file.
+MAX_POLICY_BYTES = 64 * 1024
+
+
+def _as_given(value: object) -> object:
+    # Policy() validates every value itself, so the API and the file share
+    # one set of rules and one set of messages.
+    return value
+
+
+# file key -> (Policy keyword, converter, required).  A converter turns the
+# decoded file value into the keyword argument (or raises PolicyError);
+# Policy() then validates it.  Adding a Policy field to the file format is
+# one line here.
+POLICY_KEYS: dict[str, tuple[str, Converter, bool]] = {
+    "version": ("version", _as_given, True),
+    "threshold": ("threshold", _as_given, True),
+    "exact": ("exact", _as_given, True),
+    "min": ("minimum", _as_given, False),
+    "max": ("maximum", _as_given, False),
+}
+
+
+def load_policy(path: str | PathLike[str], /) -> Policy:
+    """Read the policy file *path* (a ``str`` or ``pathlib.Path``) and return
+    the ``Policy`` it describes.
+
+    A file whose name ends in ``.toml`` is TOML (Python 3.11+, through
+    ``tomllib``); any other file is JSON.  Either way it holds one object
+    (in TOML, the top-level table) with the keys ``version`` (a non-empty
+    string), ``threshold`` (a number), ``exact`` (true or false) and, when
+    the bounds are not ``[0, 1]``, ``min`` and ``max``::
+
+        {"version": "release-2024-06", "threshold": 0.8, "exact": false}
+
+    Numbers are decoded the way the policy will decode evidence: as binary
+    floats, or as their exact decimal text (``decimal.Decimal``) when
+    ``exact`` is true.
+
+    Raises ``PolicyError`` if the file cannot be read, is over 64 KiB, is
+    not strict JSON or TOML (a duplicated key or ``NaN`` included), has an
+    unknown key or lacks a required one, or holds a value ``Policy``
+    refuses.
+    """
+    import os
+
+    from ._read import read_bounded
+
+    name: object
+    try:
+        name = os.fspath(path)
+    except TypeError:
+        name = path
+    if type(name) is not str:
+        raise PolicyError("bad-policy", f"a policy file's path must be a str or os.PathLike, not {type(name).__name__}")
+    source = ascii(name)
+    try:
+        with open(name, "rb") as stream:
+            data = read_bounded(stream, MAX_POLICY_BYTES)
+    except InvalidEvidence:  # too-large
+        raise PolicyError(
+            "policy-file-unreadable", f"policy file {source} is over the limit of {MAX_POLICY_BYTES} bytes"
+        ) from None
+    except FileNotFoundError:
+        raise PolicyError("policy-file-unreadable", f"no policy file at {source}") from None
+    except IsADirectoryError:
+        raise PolicyError("policy-file-unreadable", f"{source} is a directory, not a policy file") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        reason = getattr(exc, "strerror", None) or exc
+        raise PolicyError("policy-file-unreadable", f"cannot read policy file {source}: {reason}") from None
+    return policy_from_bytes(data, toml=name.lower().endswith(".toml"), source=source)
+
+
+def policy_from_bytes(data: bytes, /, *, toml: bool = False, source: str = "<policy>") -> Policy:
+    """Return the ``Policy`` held by the policy file contents *data*.
+
+    *toml* selects TOML instead of JSON; *source* names the file in
+    messages.  Raises ``PolicyError`` as ``load_policy`` does.
+    """
+    # Decode exactly first (Decimal never overflows), to learn the mode;
+    # then, unless the policy is exact, decode again the way its evidence
+    # will be decoded, so the threshold is the float the scores meet.
+    document = _decode(data, toml=toml, exact=True, source=source)
+    if document.get("exact") is not True:
+        document = _decode(data, toml=toml, exact=False, source=source)
+    return _policy_from_document(document, source)
+
+
+def _decode(data: bytes, *, toml: bool, exact: bool, source: str) -> dict[str, object]:
+    try:
+        text = decode_evidence(data, MAX_POLICY_BYTES)
+        if toml:
+            document = _toml_loads(text, exact, source)
+        else:
+            from ._strict_json import parse_json
+
+            document = parse_json(text, exact=exact)
+    except InvalidEvidence as exc:
+        raise PolicyError("bad-policy-file", f"policy file {source}: {exc}") from None
+    if type(document) is not dict:
+        raise PolicyError("bad-policy-file", f"policy file {source} must hold one object")
+    return document  # keys are str in JSON and TOML
+
+
+def _toml_loads(text: str, exact: bool, source: str) -> object:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.9 and 3.10; no third-party fallback
+        raise PolicyError(
+            "bad-policy-file",
+            f"policy file {source} is TOML, which needs Python 3.11 or newer (tomllib); use JSON",
+        ) from None
+    from decimal import Decimal
+
+    try:
+        return tomllib.loads(text, parse_float=Decimal if exact else float)
+    except tomllib.TOMLDecodeError as exc:
+        reason = " ".join(str(exc).split())  # one line, whatever tomllib says
+        raise PolicyError("bad-policy-file", f"policy file {source} is not TOML: {reason}") from None
+    except (ValueError, RecursionError) as exc:
+        # int()'s digit limit and deep nesting escape tomllib undressed.
+        raise PolicyError(
+            "bad-policy-file", f"policy file {source} is not usable TOML ({type(exc).__name__})"
+        ) from None
+
+
+def _policy_from_document(document: dict[str, object], source: str) -> Policy:
+    unknown = sorted(key for key in document if key not in POLICY_KEYS)
+    if unknown:
+        raise PolicyError(
+            "unknown-policy-key", f"policy file {source}: {_describe_unknown(unknown[0])}"
+        )
+    missing = [key for key, (_, _, required) in POLICY_KEYS.items() if required and key not in document]
+    if missing:
+        raise PolicyError(
+            "missing-policy-key",
+            f"policy file {source} lacks {', '.join(repr(key) for key in missing)}",
+        )
+    arguments: dict[str, object] = {}
+    try:
+        for key, value in document.items():
+            keyword, convert, _ = POLICY_KEYS[key]
+            arguments[keyword] = convert(value)
+        return Policy(**arguments)  # type: ignore[arg-type]  # Policy validates
+    except PolicyError as exc:
+        raise PolicyError(exc.code, f"policy file {source}: {exc.message}") from None
+
+
+def _describe_unknown(key: str) -> str:
+    import difflib
+
+    text = f"unknown key {ascii(key)}"
+    close = difflib.get_close_matches(key, POLICY_KEYS, n=1)
+    if close:
+        return f"{text}; did you mean {close[0]!r}?"
+    return f"{text}; the keys are {', '.join(sorted(POLICY_KEYS))}"
