@@ -94,11 +94,17 @@ class Policy:
     to 0.8 and passes.  A float given here or to ``decide()`` counts as the
     decimal text of its ``repr``.
 
+    *review_owner*, a non-empty string or None, names the person who
+    answers for a report that lacks evidence: such a report is REVIEW
+    instead of INVALID.  REVIEW never releases (SPEC section 6).
+
     A bad value raises ``PolicyError``.  Policies are immutable and compare
     equal when all fields are equal.
     """
 
-    __slots__ = ("_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds")
+    __slots__ = (
+        "_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds", "_review_owner"
+    )
 
     if TYPE_CHECKING:
         _threshold: Number
@@ -107,6 +113,7 @@ class Policy:
         _version: str
         _exact: bool
         _bounds: tuple[Number, Number, Number]
+        _review_owner: str | None
 
     def __init__(
         self,
@@ -116,11 +123,17 @@ class Policy:
         maximum: Number = 1,
         version: str = DEFAULT_VERSION,
         exact: bool = False,
+        review_owner: str | None = None,
     ) -> None:
         if type(exact) is not bool:
             raise PolicyError("bad-policy", f"exact must be true or false, not {describe_value(exact)}")
         if type(version) is not str or not version.strip():
             raise PolicyError("bad-version", f"version must be a non-empty string, not {describe_value(version)}")
+        if review_owner is not None and (type(review_owner) is not str or not review_owner.strip()):
+            raise PolicyError(
+                "bad-policy",
+                f"review_owner must be a non-empty string or None, not {describe_value(review_owner)}",
+            )
         _check_number("bounds", minimum, exact)
         _check_number("bounds", maximum, exact)
         _check_number("threshold", threshold, exact)
@@ -146,6 +159,7 @@ class Policy:
         self._version = version
         self._exact = exact
         self._bounds = bounds
+        self._review_owner = review_owner
 
     @property
     def threshold(self) -> Number:
@@ -172,6 +186,11 @@ class Policy:
         """Whether numbers are compared as decimal text."""
         return self._exact
 
+    @property
+    def review_owner(self) -> str | None:
+        """Who reviews a report that lacks evidence, or None."""
+        return self._review_owner
+
     def as_dict(self) -> dict[str, object]:
         """Return the policy as the JSON object a policy file holds."""
         return {
@@ -180,10 +199,11 @@ class Policy:
             "min": self._minimum,
             "max": self._maximum,
             "exact": self._exact,
+            "review_owner": self._review_owner,
         }
 
     def _key(self) -> tuple[object, ...]:
-        return (type(self._threshold), self._bounds, self._version, self._exact)
+        return (type(self._threshold), self._bounds, self._version, self._exact, self._review_owner)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Policy:
@@ -196,7 +216,8 @@ class Policy:
     def __repr__(self) -> str:
         return (
             f"Policy(threshold={self._threshold!r}, minimum={self._minimum!r}, "
-            f"maximum={self._maximum!r}, version={self._version!r}, exact={self._exact!r})"
+            f"maximum={self._maximum!r}, version={self._version!r}, exact={self._exact!r}, "
+            f"review_owner={self._review_owner!r})"
         )
 
 
