@@ -10,12 +10,14 @@ __all__ = [
     "InvalidEvidence",
     "Policy",
     "PolicyError",
+    "Report",
     "ScoreContractError",
     "Verdict",
     "__version__",
     "decide",
     "evaluate",
     "loads",
+    "report",
 ]
 
 __version__ = "0.1.0"
@@ -24,4 +26,5 @@ from ._decide import decide
 from ._errors import InvalidEvidence, PolicyError, ScoreContractError
 from ._evaluate import Decision, evaluate, loads
 from ._policy import Policy
+from ._report import Report, report
 from ._verdict import Verdict

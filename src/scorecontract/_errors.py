@@ -41,6 +41,11 @@ REASONS = {
     "wrong-type": "the score is not a number (bool, string, null, ...)",
     "non-finite": "the score is NaN or infinite",
     "out-of-range": "the score is outside the policy's bounds",
+    # Trial reports (SPEC section 6).
+    "bad-trial-id": "a trial record's trial_id is not a non-empty string",
+    "not-scheduled": "a trial record names a trial outside the declared population",
+    "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
+    "population-mismatch": "a report's file names more distinct trials than --scheduled declares",
     # Last resort: a defect in this library, never a PASS.
     "internal-error": "an unexpected error inside scorecontract",
     # Configuration errors (PolicyError; the command line exits 2).
@@ -48,6 +53,8 @@ REASONS = {
     "bad-bounds": "the bounds are not finite numbers, or are inverted",
     "bad-version": "the policy version is not a non-empty string",
     "bad-policy": "the policy or an option is otherwise unusable",
+    "no-population": "a report was asked for without a declared population (--scheduled or --manifest)",
+    "bad-population": "the declared population is unusable (not a positive count, a bad or duplicated manifest id)",
 }
 
 
