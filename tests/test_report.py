@@ -647,3 +647,19 @@ def test_public_names():
     assert public == sorted(scorecontract.__all__)
     assert scorecontract.__all__ == sorted(scorecontract.__all__)
     assert "report" in scorecontract.__all__ and "Report" in scorecontract.__all__
+
+
+def test_the_readme_example_is_what_the_report_prints():
+    from scorecontract._report_output import render_text
+    from support import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Reports\n", 1)[1].split("\n## ", 1)[0]
+    blocks = section.split("```\n")[1::2]
+    trials_block = next(b for b in blocks if b.startswith('{"trial_id"'))
+    output_block = next(b for b in blocks if b.startswith("$ scorecontract report"))
+    data = trials_block.split("```")[0].encode("utf-8")
+    expected = output_block.split("```")[0].split("\n", 1)[1].rstrip("\n")
+    result = report(data, scheduled=4)
+    assert result.verdict is Verdict.INVALID
+    assert render_text(result, "trials.jsonl") == expected

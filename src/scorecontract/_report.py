@@ -35,9 +35,6 @@ if TYPE_CHECKING:
     from ._policy import Number, Policy
 
     Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
-    # (verdict, line, score) for evidence; (INVALID, line, code, message)
-    # for a trial seen only in invalid observations; None when not seen.
-    TrialState = Union[tuple[Verdict, int, object], tuple[Verdict, int, str, str], None]
 
 __all__ = ["DEFAULT_MAX_LISTED", "METRICS", "Metric", "Observation", "Report", "report"]
 
@@ -47,6 +44,12 @@ DEFAULT_MAX_LISTED = 100
 # runaway file, it is not a limit anyone should meet.
 MAX_MANIFEST_BYTES = 256 * 1024 * 1024
 _CHUNK = 64 * 1024
+
+# Per-trial state is one int, line << 2 | status, or None before any
+# observation: a million scheduled trials cost a million small ints, not a
+# million tuples.  The score is kept only for failing trials (for JUnit),
+# the reason only while a trial has nothing but invalid observations.
+_PASS, _FAIL, _INVALID = 1, 2, 3
 
 
 class Observation:
@@ -235,7 +238,9 @@ class Report:
         size: int
         population_sha256: str | None
         policy: Policy
-        _trials: dict[str, TrialState]
+        _trials: dict[str, int | None]
+        _failed_scores: dict[str, object]
+        _first_invalid: dict[str, tuple[str, str]]
 
     def __init__(self, **fields: object) -> None:
         for name, value in fields.items():
@@ -267,14 +272,16 @@ class Report:
         for trial_id, state in self._trials.items():
             if state is None:
                 yield (trial_id, "MISSING", None, "missing-evidence", "no observation of this trial")
-            elif state[0] is Verdict.INVALID:
-                yield (trial_id, "INVALID", state[1], state[2], state[3])  # type: ignore[misc]
-            elif state[0] is Verdict.PASS:
-                yield (trial_id, "PASS", state[1], "meets-threshold",
-                       f"score {format_number(state[2])} >= threshold {threshold}")
+                continue
+            line, status = state >> 2, state & 3
+            if status == _INVALID:
+                code, message = self._first_invalid[trial_id]
+                yield (trial_id, "INVALID", line, code, message)
+            elif status == _PASS:
+                yield (trial_id, "PASS", line, "meets-threshold", f"score >= threshold {threshold}")
             else:
-                yield (trial_id, "FAIL", state[1], "below-threshold",
-                       f"score {format_number(state[2])} < threshold {threshold}")
+                score = format_number(self._failed_scores[trial_id])
+                yield (trial_id, "FAIL", line, "below-threshold", f"score {score} < threshold {threshold}")
         for _ in range(self.scheduled - len(self._trials)):
             yield (None, "MISSING", None, "missing-evidence", "the file never names this trial")
 
@@ -411,7 +418,9 @@ class _Tally:
     def __init__(self, scheduled: int, ids: list[str] | None, policy: Policy, max_listed: int | None) -> None:
         self.scheduled = scheduled
         self.fixed = ids is not None
-        self.trials: dict[str, TrialState] = dict.fromkeys(ids) if ids is not None else {}
+        self.trials: dict[str, int | None] = dict.fromkeys(ids) if ids is not None else {}
+        self.failed_scores: dict[str, object] = {}
+        self.first_invalid: dict[str, tuple[str, str]] = {}
         self.policy = policy
         self.max_listed = max_listed
         self.observed = self.valid = self.invalid = self.ignored = self.passed = 0
@@ -465,22 +474,28 @@ class _Tally:
             if self._room(self.invalid_list):
                 self.invalid_list.append(Observation(line, trial_id, code, message))
             if known and trials[trial_id] is None:  # type: ignore[index]
-                trials[trial_id] = (Verdict.INVALID, line, code, message)  # type: ignore[index]
+                trials[trial_id] = line << 2 | _INVALID  # type: ignore[index]
+                self.first_invalid[trial_id] = (code, message)  # type: ignore[index]
             return
         state = trials[trial_id]  # type: ignore[index]
-        if state is not None and state[0] is not Verdict.INVALID:
+        if state is not None and state & 3 != _INVALID:
             # No rerun-until-pass: the first valid observation is the evidence.
             self.ignored += 1
             if self._room(self.ignored_list):
                 self.ignored_list.append(Observation(
                     line, trial_id, code,
-                    f"rerun ignored: the trial's evidence is line {state[1]}", state[1],
+                    f"rerun ignored: the trial's evidence is line {state >> 2}", state >> 2,
                 ))
             return
-        trials[trial_id] = (verdict, line, score)  # type: ignore[index]
+        if state is not None:
+            del self.first_invalid[trial_id]  # type: ignore[arg-type]
         self.valid += 1
         if verdict is Verdict.PASS:
             self.passed += 1
+            trials[trial_id] = line << 2 | _PASS  # type: ignore[index]
+        else:
+            trials[trial_id] = line << 2 | _FAIL  # type: ignore[index]
+            self.failed_scores[trial_id] = score  # type: ignore[index]
         # Summed as the decimal text each producer wrote (the repr of a
         # float), exactly: binary float sums drift, and a mean of 0.7 and 0.9
         # must meet a threshold of 0.8.
@@ -534,7 +549,7 @@ class _Tally:
         for trial_id, state in self.trials.items():
             if limit is not None and len(listed_missing) >= limit:
                 break
-            if state is None or state[0] is Verdict.INVALID:
+            if state is None or state & 3 == _INVALID:
                 listed_missing.append(trial_id)
         return Report(
             verdict=verdict,
@@ -562,6 +577,8 @@ class _Tally:
             population_sha256=population_sha256,
             policy=policy,
             _trials=self.trials,
+            _failed_scores=self.failed_scores,
+            _first_invalid=self.first_invalid,
         )
 
 
