@@ -151,3 +151,21 @@ def test_help_lists_the_options(capsys):
     for option in ("--scheduled", "--manifest", "--threshold", "--metric", "--review-owner",
                    "--format", "--junit-xml", "--receipt", "4   REVIEW"):
         assert option in out
+
+
+def test_a_receipt_that_appears_while_reading_is_not_overwritten(trials, tmp_path, capsys, monkeypatch):
+    import scorecontract._cmd_report as cmd
+
+    target = tmp_path / "receipt.json"
+    target.write_bytes(b"someone else's\n")
+    # The early check misses it (as if the file appeared meanwhile); the
+    # write itself must still refuse.
+    monkeypatch.setattr(cmd.os.path, "lexists", lambda path: False)
+    assert main(["report", trials(PASSING), "--scheduled", "2", "--receipt", str(target)]) == 2
+    assert "never overwritten" in capsys.readouterr().err
+    assert target.read_bytes() == b"someone else's\n"
+
+
+def test_an_unwritable_junit_path_is_a_configuration_error(trials, tmp_path, capsys):
+    assert main(["report", trials(PASSING), "--scheduled", "2", "--junit-xml", str(tmp_path)]) == 2
+    assert "cannot write --junit-xml" in capsys.readouterr().err

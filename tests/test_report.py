@@ -663,3 +663,19 @@ def test_the_readme_example_is_what_the_report_prints():
     result = report(data, scheduled=4)
     assert result.verdict is Verdict.INVALID
     assert render_text(result, "trials.jsonl") == expected
+
+
+def test_every_list_has_its_own_cap():
+    data = jsonl(trial("a", "0.9"), *(trial("a", "0.1") for _ in range(4)))
+    result = report(data, manifest=["a", "b", "c", "d", "e"], max_listed=2)
+    assert [o.line for o in result.ignored_observations] == [2, 3]
+    assert result.ignored == 4 and result.ignored_not_listed == 2
+    assert result.missing_trials == ("b", "c") and result.missing_not_listed == 2
+
+
+def test_an_overlong_last_line_without_newline():
+    data = jsonl(trial("a", "0.9")) + b'{"trial_id": "b", "score": 0.9, "pad": "' + b"x" * 3000
+    result = report(data, scheduled=1, max_line_bytes=100)
+    assert [(o.line, o.code) for o in result.invalid_observations] == [(2, "too-large")]
+    assert "3040 bytes" in result.invalid_observations[0].message
+    assert result.size == len(data) and result.sha256 == hashlib.sha256(data).hexdigest()
