@@ -261,7 +261,7 @@ def test_every_key_maps_to_a_policy_keyword():
 
     keywords = set(inspect.signature(Policy).parameters)
     assert {keyword for keyword, _, _ in POLICY_KEYS.values()} <= keywords
-    assert set(POLICY_KEYS) == {"version", "threshold", "exact", "min", "max"}
+    assert set(POLICY_KEYS) == {"version", "threshold", "exact", "min", "max", "review_owner"}
 
 
 # The command line.
@@ -344,3 +344,28 @@ def test_path_with_a_nul_is_unreadable_not_a_crash(tmp_path):
     with pytest.raises(PolicyError) as info:
         load_policy(str(tmp_path / "p\x00.json"))
     assert info.value.code == "policy-file-unreadable"
+
+
+def test_review_owner_in_a_policy_file(tmp_path):
+    path = tmp_path / "policy.json"
+    path.write_text('{"version": "r1", "threshold": 0.8, "exact": false, "review_owner": "alice"}')
+    policy = load_policy(path)
+    assert policy.review_owner == "alice"
+    assert load_policy_from_dict(tmp_path, policy.as_dict()) == policy
+
+
+def load_policy_from_dict(folder, data):
+    import json
+
+    path = folder / "round-trip.json"
+    path.write_text(json.dumps(data))
+    return load_policy(path)
+
+
+@pytest.mark.parametrize("owner", ['""', '" "', '"a\\nb"', "1", "true"])
+def test_bad_review_owner_in_a_policy_file(tmp_path, owner):
+    path = tmp_path / "policy.json"
+    path.write_text('{"version": "r1", "threshold": 0.8, "exact": false, "review_owner": %s}' % owner)
+    with pytest.raises(PolicyError) as info:
+        load_policy(path)
+    assert info.value.code == "bad-policy"

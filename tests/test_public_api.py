@@ -75,8 +75,8 @@ def test_version_is_a_literal_equal_to_pyprojects():
 
 # Public classes whose constructors are records built by the library, not
 # calls a user makes with options: errors (their positional fields are what
-# pickling replays, as for json.JSONDecodeError) and Decision.
-RECORDS = {"Decision"}
+# pickling replays, as for json.JSONDecodeError), Decision and Report.
+RECORDS = {"Decision", "Report"}
 
 
 def public_callables():

@@ -10,6 +10,7 @@ __all__ = [
     "InvalidEvidence",
     "Policy",
     "PolicyError",
+    "Report",
     "ScoreContractError",
     "Verdict",
     "__version__",
@@ -18,6 +19,7 @@ __all__ = [
     "evaluate",
     "load_policy",
     "loads",
+    "report",
 ]
 
 __version__ = "0.1.0"
@@ -28,4 +30,5 @@ from ._errors import InvalidEvidence, PolicyError, ScoreContractError
 from ._evaluate import Decision, evaluate, loads
 from ._policy import Policy
 from ._policy_file import load_policy
+from ._report import Report, report
 from ._verdict import Verdict

@@ -53,6 +53,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from . import _cmd_check
 
     _cmd_check.register(commands, _EPILOG)
+    from . import _cmd_report
+
+    _cmd_report.register(commands, _EPILOG)
     return parser
 
 

@@ -41,6 +41,11 @@ REASONS = {
     "wrong-type": "the score is not a number (bool, string, null, ...)",
     "non-finite": "the score is NaN or infinite",
     "out-of-range": "the score is outside the policy's bounds",
+    # Trial reports (SPEC section 6).
+    "bad-trial-id": "a trial record's trial_id is not a non-empty string",
+    "not-scheduled": "a trial record names a trial outside the declared population",
+    "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
+    "population-mismatch": "a report's file names more distinct trials than --scheduled declares",
     # Last resort: a defect in this library, never a PASS.
     "internal-error": "an unexpected error inside scorecontract",
     # Configuration errors (PolicyError; the command line exits 2).
@@ -52,6 +57,8 @@ REASONS = {
     "bad-policy-file": "the policy file is not strict JSON or TOML holding one object (NaN, duplicate keys, ...)",
     "unknown-policy-key": "the policy file has a key the format does not define (a typo such as treshold)",
     "missing-policy-key": "the policy file lacks a required key (version, threshold, exact)",
+    "no-population": "a report was asked for without a declared population (--scheduled or --manifest)",
+    "bad-population": "the declared population is unusable (not a positive count, a bad or duplicated manifest id)",
 }
 
 

@@ -82,18 +82,23 @@ _VERSION_FORBIDDEN = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
 MAX_VERSION_LENGTH = 200
 
 
-def _check_version(version: object) -> None:
-    if type(version) is not str or not version.strip():
-        raise PolicyError("bad-version", f"version must be a non-empty string, not {describe_value(version)}")
-    if len(version) > MAX_VERSION_LENGTH:
+def _check_label(name: str, value: object, code: str) -> None:
+    """Refuse a label (version, review owner) that cannot print on one line.
+
+    Labels appear in one-line results and in GitHub annotations, where a
+    newline would end the line and could forge another.
+    """
+    if type(value) is not str or not value.strip():
+        raise PolicyError(code, f"{name} must be a non-empty string, not {describe_value(value)}")
+    if len(value) > MAX_VERSION_LENGTH:
         raise PolicyError(
-            "bad-version", f"version is {len(version)} characters long, over the limit of {MAX_VERSION_LENGTH}"
+            code, f"{name} is {len(value)} characters long, over the limit of {MAX_VERSION_LENGTH}"
         )
-    found = re.search(_VERSION_FORBIDDEN, version)
+    found = re.search(_VERSION_FORBIDDEN, value)
     if found is not None:
         raise PolicyError(
-            "bad-version",
-            f"version {clip_text(ascii(version))} holds {ascii(found.group())}: "
+            code,
+            f"{name} {clip_text(ascii(value))} holds {ascii(found.group())}: "
             "no control characters, line separators or lone surrogates",
         )
 
@@ -120,6 +125,10 @@ class Policy:
     to 0.8 and passes.  A float given here or to ``decide()`` counts as the
     decimal text of its ``repr``.
 
+    *review_owner*, a non-empty string or None, names the person who
+    answers for a report that lacks evidence: such a report is REVIEW
+    instead of INVALID.  REVIEW never releases (SPEC section 6).
+
     A bad value raises ``PolicyError`` with the code ``bad-threshold``,
     ``bad-bounds``, ``bad-version`` or ``bad-policy``.  Policies are
     immutable and compare equal when all fields are equal.
@@ -132,7 +141,9 @@ class Policy:
         scorecontract._errors.PolicyError: bad-threshold: threshold must be finite, not nan
     """
 
-    __slots__ = ("_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds")
+    __slots__ = (
+        "_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds", "_review_owner"
+    )
 
     if TYPE_CHECKING:
         _threshold: Number
@@ -141,6 +152,7 @@ class Policy:
         _version: str
         _exact: bool
         _bounds: tuple[Number, Number, Number]
+        _review_owner: str | None
 
     def __init__(
         self,
@@ -150,10 +162,13 @@ class Policy:
         maximum: Number = 1,
         version: str = DEFAULT_VERSION,
         exact: bool = False,
+        review_owner: str | None = None,
     ) -> None:
         if type(exact) is not bool:
             raise PolicyError("bad-policy", f"exact must be true or false, not {describe_value(exact)}")
-        _check_version(version)
+        _check_label("version", version, "bad-version")
+        if review_owner is not None:
+            _check_label("review_owner", review_owner, "bad-policy")
         _check_number("bounds", minimum, exact)
         _check_number("bounds", maximum, exact)
         _check_number("threshold", threshold, exact)
@@ -179,6 +194,7 @@ class Policy:
         self._version = version
         self._exact = exact
         self._bounds = bounds
+        self._review_owner = review_owner
 
     @property
     def threshold(self) -> Number:
@@ -205,25 +221,34 @@ class Policy:
         """Whether numbers are compared as decimal text."""
         return self._exact
 
+    @property
+    def review_owner(self) -> str | None:
+        """Who reviews a report that lacks evidence, or None."""
+        return self._review_owner
+
     def as_dict(self) -> dict[str, object]:
         """Return the policy as the JSON object a policy file holds.
 
         The keys are those of a policy file (``version``, ``threshold``,
-        ``min``, ``max``, ``exact``), so decision records and receipts name
-        the version, and ``load_policy`` reads the dict back as an equal
-        policy.  Numbers are returned as given: an exact policy may hold
-        ``decimal.Decimal`` values, which ``json.dumps`` cannot write.
+        ``min``, ``max``, ``exact``, and ``review_owner`` when one is
+        named), so decision records and receipts name the version, and
+        ``load_policy`` reads the dict back as an equal policy.  Numbers are
+        returned as given: an exact policy may hold ``decimal.Decimal``
+        values, which ``json.dumps`` cannot write.
         """
-        return {
+        result: dict[str, object] = {
             "version": self._version,
             "threshold": self._threshold,
             "min": self._minimum,
             "max": self._maximum,
             "exact": self._exact,
         }
+        if self._review_owner is not None:
+            result["review_owner"] = self._review_owner
+        return result
 
     def _key(self) -> tuple[object, ...]:
-        return (type(self._threshold), self._bounds, self._version, self._exact)
+        return (type(self._threshold), self._bounds, self._version, self._exact, self._review_owner)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Policy:
@@ -236,7 +261,8 @@ class Policy:
     def __repr__(self) -> str:
         return (
             f"Policy(threshold={self._threshold!r}, minimum={self._minimum!r}, "
-            f"maximum={self._maximum!r}, version={self._version!r}, exact={self._exact!r})"
+            f"maximum={self._maximum!r}, version={self._version!r}, exact={self._exact!r}, "
+            f"review_owner={self._review_owner!r})"
         )
 
 

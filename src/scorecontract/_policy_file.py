@@ -45,6 +45,7 @@ POLICY_KEYS: dict[str, tuple[str, Converter, bool]] = {
     "exact": ("exact", _as_given, True),
     "min": ("minimum", _as_given, False),
     "max": ("maximum", _as_given, False),
+    "review_owner": ("review_owner", _as_given, False),
 }
 
 

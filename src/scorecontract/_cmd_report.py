@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: MIT
+"""``scorecontract report``: gate a JSON Lines file of trials (SPEC section 6)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+from ._encoding import DEFAULT_MAX_BYTES
+from ._errors import PolicyError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+    from ._policy import Policy
+
+__all__ = ["register"]
+
+_DESCRIPTION = """\
+Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
+(extra members allowed), against a declared population.  Every line is an
+observation; invalid ones are counted and listed, never dropped.  A
+scheduled trial without valid evidence makes the report INVALID (or REVIEW
+with --review-owner); otherwise the metric decides."""
+
+
+def register(commands: Any, epilog: str) -> None:
+    """Add the ``report`` sub-command to the parser's *commands*."""
+    import argparse
+
+    from ._report import DEFAULT_MAX_LISTED, METRICS
+    from ._report_output import FORMATS
+
+    command = commands.add_parser(
+        "report",
+        help="gate a JSON Lines file of trials",
+        description=_DESCRIPTION,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    command.add_argument("path", metavar="TRIALS", help="JSON Lines file, or - for standard input")
+    population = command.add_argument_group("population (at least one is required)")
+    population.add_argument("--scheduled", metavar="N", help="number of scheduled trials")
+    population.add_argument(
+        "--manifest", metavar="FILE", help="JSON array of the scheduled trial ids, no duplicates"
+    )
+    from ._cli_policy import add_policy_arguments
+
+    # --threshold is the lowest passing score, and the lowest passing mean.
+    add_policy_arguments(command)
+    gate = command.add_argument_group("gate")
+    gate.add_argument(
+        "--metric", choices=METRICS, default="mean", help="the metric that decides (default mean)"
+    )
+    gate.add_argument(
+        "--min-pass-rate",
+        metavar="R",
+        help="with --metric pass-rate, the lowest passing share of trials (default 1)",
+    )
+    gate.add_argument(
+        "--review-owner",
+        metavar="NAME",
+        help="who reviews missing evidence: the report is REVIEW (exit 4) instead of INVALID",
+    )
+    output = command.add_argument_group("output")
+    output.add_argument("--format", choices=FORMATS, default="text", help="stdout format (default text)")
+    output.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase per trial")
+    output.add_argument("--receipt", metavar="FILE", help="also write a receipt; never overwrites")
+    output.add_argument(
+        "--max-listed",
+        metavar="N",
+        default=str(DEFAULT_MAX_LISTED),
+        help=f"list at most N invalid, ignored and missing items each (default {DEFAULT_MAX_LISTED})",
+    )
+    command.add_argument(
+        "--max-line-bytes",
+        metavar="N",
+        default=str(DEFAULT_MAX_BYTES),
+        help="longest line accepted, in bytes (default 1 MiB)",
+    )
+    command.set_defaults(run=_run_report)
+
+
+def _count(option: str, text: str, *, minimum: int, code: str = "bad-policy") -> int:
+    # int() would also take " 5", "+5" and "1_000"; a count is digits only.
+    if not re.fullmatch(r"[0-9]{1,18}", text) or int(text) < minimum:
+        raise PolicyError(code, f"{option} {ascii(text)} is not a whole number >= {minimum}")
+    return int(text)
+
+
+def _policy(args: argparse.Namespace) -> Policy:
+    from ._cli_policy import policy_from_args
+    from ._policy import Policy
+
+    policy = policy_from_args(args)
+    if args.review_owner is None:
+        return policy
+    if args.policy is not None:
+        # Same rule as --threshold beside --policy: the file's version must
+        # name the policy that was applied.
+        raise PolicyError(
+            "bad-policy",
+            "--policy cannot be combined with --review-owner; put review_owner in the file",
+        )
+    return Policy(
+        policy.threshold,
+        minimum=policy.minimum,
+        maximum=policy.maximum,
+        version=policy.version,
+        exact=policy.exact,
+        review_owner=args.review_owner,
+    )
+
+
+def _min_pass_rate(text: str | None) -> object:
+    from ._errors import InvalidEvidence
+    from ._strict_json import parse_json
+
+    if text is None:
+        return 1
+    try:
+        return parse_json(text)
+    except InvalidEvidence as exc:
+        raise PolicyError(
+            "bad-threshold", f"--min-pass-rate {ascii(text)} is not a JSON number ({exc.code})"
+        ) from None
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    from ._cli import emit
+    from ._report import report
+    from ._report_output import junit_xml_bytes, receipt_dict, render
+
+    policy = _policy(args)
+    scheduled = None
+    if args.scheduled is not None:
+        scheduled = _count("--scheduled", args.scheduled, minimum=1, code="bad-population")
+    max_listed = _count("--max-listed", args.max_listed, minimum=0)
+    max_line_bytes = _count("--max-line-bytes", args.max_line_bytes, minimum=1)
+    if args.receipt is not None and os.path.lexists(args.receipt):
+        # Checked before reading so a long report is not wasted; the write
+        # itself still refuses to replace a file that appears meanwhile.
+        raise PolicyError("bad-policy", f"receipt {ascii(args.receipt)} already exists; receipts are never overwritten")
+    source: Any = sys.stdin.buffer if args.path == "-" else args.path
+    result = report(
+        source,
+        scheduled=scheduled,
+        manifest=args.manifest,
+        policy=policy,
+        metric=args.metric,
+        min_pass_rate=_min_pass_rate(args.min_pass_rate),  # type: ignore[arg-type]  # validated inside
+        max_line_bytes=max_line_bytes,
+        max_listed=max_listed,
+    )
+    shown = None if args.path == "-" else args.path
+    emit(render(result, args.format, shown))
+    if args.junit_xml is not None:
+        try:
+            with open(args.junit_xml, "wb") as stream:
+                stream.write(junit_xml_bytes(result))
+        except OSError as exc:
+            raise PolicyError("bad-policy", f"cannot write --junit-xml {ascii(args.junit_xml)}: {exc.strerror or exc}") from None
+    if args.receipt is not None:
+        from ._receipt import receipt_bytes, write_new_file
+
+        try:
+            write_new_file(args.receipt, receipt_bytes(receipt_dict(result)))
+        except FileExistsError:
+            raise PolicyError("bad-policy", f"receipt {ascii(args.receipt)} already exists; receipts are never overwritten") from None
+        except OSError as exc:
+            raise PolicyError("bad-policy", f"cannot write --receipt {ascii(args.receipt)}: {exc.strerror or exc}") from None
+    return result.verdict.exit_code

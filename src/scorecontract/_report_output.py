@@ -1,0 +1,346 @@
+# SPDX-License-Identifier: MIT
+"""A ``Report`` as text, JSON, Markdown, GitHub annotations, JUnit XML, receipt.
+
+Trial ids are evidence, and evidence is hostile: an id may hold a newline
+(which would forge a second workflow command), ``|`` (which would break a
+Markdown table), a control character (which XML 1.0 cannot hold at all) or
+a lone surrogate (which UTF-8 cannot encode).  Every format shows an id as
+its Python ``repr``, which escapes exactly the characters that are not
+printable, and then escapes what is special to the format.
+"""
+
+from __future__ import annotations
+
+from ._describe import format_number
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._report import Metric, Report
+
+__all__ = [
+    "FORMATS",
+    "receipt_dict",
+    "render",
+    "render_github",
+    "render_json",
+    "render_markdown",
+    "render_text",
+    "shown_id",
+    "junit_xml_bytes",
+]
+
+FORMATS = ("text", "json", "markdown", "github")
+_LONGEST_ID = 80
+
+
+def shown_id(trial_id: str | None) -> str:
+    """Return *trial_id* quoted and escaped for people, or ``(no trial id)``.
+
+    ``repr`` escapes control characters, lone surrogates, line and
+    paragraph separators and format characters such as U+202E (which
+    reverses the text after it), and keeps other printable text as it is.
+    A very long id is shortened.
+    """
+    if trial_id is None:
+        return "(no trial id)"
+    if len(trial_id) > _LONGEST_ID:
+        return f"{trial_id[:_LONGEST_ID]!r}...({len(trial_id)} characters)"
+    return repr(trial_id)
+
+
+def _printable(text: str) -> str:
+    """*text* with every non-printable character escaped."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
+def _metric_name(metric: Metric) -> str:
+    return "mean score" if metric.name == "mean" else "pass rate"
+
+
+def _value(metric: Metric) -> str:
+    return "n/a" if metric.value is None else f"{metric.value:.6g}"
+
+
+def _metric_line(report: Report, metric: Metric) -> str:
+    chosen = metric.name == report.metric
+    if metric.name == "mean":
+        basis = f"threshold {format_number(metric.threshold)}"
+    else:
+        basis = (
+            f"trials scoring >= {format_number(report.policy.threshold)}; "
+            f"minimum {format_number(metric.threshold)}"
+        )
+    if not chosen:
+        role = "shown only"
+    elif report.deciding:
+        role = "decides"
+    else:
+        role = "does not decide: " + (
+            "evidence is missing" if report.missing else "the population is in doubt"
+        )
+    return (
+        f"{_metric_name(metric)} {_value(metric)} = {format_number(metric.numerator)} / "
+        f"{metric.denominator} valid trials ({basis}; {role})"
+    )
+
+
+def _by_code(report: Report) -> str:
+    return ", ".join(f"{code} {count}" for code, count in sorted(report.invalid_by_code.items()))
+
+
+def render_text(report: Report, source: str | None = None) -> str:
+    """The human summary: verdict line first, then counts, metrics, lists."""
+    lines = [f"{report.verdict.value} {report.code}: {_printable(report.message)}"]
+    if source is not None:
+        lines.append(f"trials: {_printable(source)} ({report.size} bytes, sha256 {report.sha256})")
+    lines.append(f"scheduled {report.scheduled}: valid {report.valid}, missing {report.missing}")
+    lines.append(
+        f"observed {report.observed}: valid {report.valid}, invalid {report.invalid}, "
+        f"ignored reruns {report.ignored}"
+    )
+    lines.append(_metric_line(report, report.mean))
+    lines.append(_metric_line(report, report.pass_rate))
+    if report.invalid:
+        lines.append(f"invalid observations: {report.invalid} ({_by_code(report)})")
+        for item in report.invalid_observations:
+            lines.append(
+                f"  line {item.line}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}"
+            )
+        if report.invalid_not_listed:
+            lines.append(f"  ... and {report.invalid_not_listed} more, not listed")
+    if report.ignored:
+        lines.append(f"ignored reruns: {report.ignored}")
+        for item in report.ignored_observations:
+            lines.append(
+                f"  line {item.line}: {shown_id(item.trial_id)}: evidence is line {item.evidence_line}"
+            )
+        if report.ignored_not_listed:
+            lines.append(f"  ... and {report.ignored_not_listed} more, not listed")
+    if report.missing:
+        lines.append(f"missing trials: {report.missing}")
+        for trial_id in report.missing_trials:
+            lines.append(f"  {shown_id(trial_id)}")
+        if report.missing_not_listed:
+            lines.append(f"  ... and {report.missing_not_listed} more, not listed or never named")
+    return "\n".join(lines)
+
+
+def render_json(report: Report) -> str:
+    """``Report.as_dict()`` as ASCII JSON: lone surrogates become ``\\udXXX``."""
+    import json
+
+    from ._receipt import _json_default
+
+    return json.dumps(
+        report.as_dict(), indent=2, ensure_ascii=True, allow_nan=False, default=_json_default
+    )
+
+
+# CommonMark: any ASCII punctuation may be backslash-escaped, so escaping
+# all of it keeps ids and messages from becoming tables, links, HTML or
+# emphasis.  The text is printable by then, so no line break gets through.
+_MARKDOWN_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def _md(text: str) -> str:
+    return "".join("\\" + c if c in _MARKDOWN_PUNCTUATION else c for c in _printable(text))
+
+
+def render_markdown(report: Report, source: str | None = None) -> str:
+    """A summary for ``$GITHUB_STEP_SUMMARY``: tables of counts and metrics."""
+    verdict = report.verdict.value
+    lines = [
+        f"### scorecontract report: {verdict}",
+        "",
+        f"**{verdict}** `{report.code}`: {_md(report.message)}",
+        "",
+    ]
+    if source is not None:
+        lines += [f"Trials: {_md(source)} ({report.size} bytes, sha256 `{report.sha256}`)", ""]
+    lines += [
+        "| scheduled | observed | valid | invalid | ignored reruns | missing |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: |",
+        f"| {report.scheduled} | {report.observed} | {report.valid} | {report.invalid} "
+        f"| {report.ignored} | {report.missing} |",
+        "",
+        "| metric | value | numerator | denominator | compared with | decides |",
+        "| --- | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for metric in (report.mean, report.pass_rate):
+        decides = "yes" if metric.name == report.metric and report.deciding else "no"
+        lines.append(
+            f"| {_metric_name(metric)} | {_value(metric)} | {format_number(metric.numerator)} "
+            f"| {metric.denominator} | {format_number(metric.threshold)} | {decides} |"
+        )
+    if report.invalid:
+        lines += [
+            "",
+            f"#### Invalid observations: {report.invalid}",
+            "",
+            "| line | trial | reason | message |",
+            "| ---: | --- | --- | --- |",
+        ]
+        for item in report.invalid_observations:
+            lines.append(
+                f"| {item.line} | {_md(shown_id(item.trial_id))} | `{item.code}` | {_md(item.message)} |"
+            )
+        if report.invalid_not_listed:
+            lines += ["", f"... and {report.invalid_not_listed} more, not listed."]
+    if report.ignored:
+        lines += ["", f"#### Ignored reruns: {report.ignored}", ""]
+        for item in report.ignored_observations:
+            lines.append(
+                f"- line {item.line}: {_md(shown_id(item.trial_id))} (evidence is line {item.evidence_line})"
+            )
+        if report.ignored_not_listed:
+            lines.append(f"- ... and {report.ignored_not_listed} more, not listed")
+    if report.missing:
+        lines += ["", f"#### Missing trials: {report.missing}", ""]
+        for trial_id in report.missing_trials:
+            lines.append(f"- {_md(shown_id(trial_id))}")
+        if report.missing_not_listed:
+            lines.append(f"- ... and {report.missing_not_listed} more, not listed or never named")
+    return "\n".join(lines)
+
+
+def render_github(report: Report, source: str | None = None) -> str:
+    """GitHub Actions workflow commands: one ``::error`` per listed problem.
+
+    Each invalid observation carries ``file`` and ``line`` so the runner
+    annotates the trials file; the last line is the verdict (``::notice``
+    for PASS, ``::error`` otherwise).  ``workflow_command`` escapes ``%``,
+    CR, LF, and ``,`` and ``:`` in properties.
+    """
+    from ._github import workflow_command
+
+    lines = []
+    for item in report.invalid_observations:
+        lines.append(
+            workflow_command(
+                "error",
+                f"line {item.line}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}",
+                title=f"invalid trial evidence ({item.code})",
+                file=source or "",
+                line=str(item.line) if source else "",
+            )
+        )
+    if report.invalid_not_listed:
+        lines.append(
+            workflow_command(
+                "error",
+                f"{report.invalid_not_listed} more invalid observations, not listed",
+                title="invalid trial evidence",
+            )
+        )
+    for trial_id in report.missing_trials:
+        lines.append(
+            workflow_command(
+                "error",
+                f"scheduled trial {shown_id(trial_id)} has no valid evidence",
+                title="missing trial evidence",
+            )
+        )
+    if report.missing_not_listed:
+        lines.append(
+            workflow_command(
+                "error",
+                f"{report.missing_not_listed} more scheduled trials have no valid evidence",
+                title="missing trial evidence",
+            )
+        )
+    chosen = report.mean if report.metric == "mean" else report.pass_rate
+    summary = (
+        f"{report.verdict.value} {report.code}: {_printable(report.message)} -- "
+        f"scheduled {report.scheduled}, observed {report.observed}, valid {report.valid}, "
+        f"invalid {report.invalid}, ignored {report.ignored}, missing {report.missing}; "
+        f"{_metric_name(chosen)} {_value(chosen)} = {format_number(chosen.numerator)} / "
+        f"{chosen.denominator}"
+    )
+    command = "notice" if report.verdict.releases else "error"
+    lines.append(workflow_command(command, summary, title="scorecontract report"))
+    return "\n".join(lines)
+
+
+def render(report: Report, form: str, source: str | None = None) -> str:
+    """Render *report* in *form*, one of ``FORMATS``."""
+    if form == "json":
+        return render_json(report)
+    if form == "markdown":
+        return render_markdown(report, source)
+    if form == "github":
+        return render_github(report, source)
+    return render_text(report, source)
+
+
+def junit_xml_bytes(report: Report) -> bytes:
+    """JUnit XML with one ``<testcase>`` per scheduled trial.
+
+    PASS is a bare testcase, FAIL a ``<failure>``, a trial with only
+    invalid observations or none at all an ``<error>``: CI systems show an
+    error as "the test could not run", which is what INVALID means.
+    Written with ``xml.etree``; names and messages are made printable
+    first, because XML 1.0 cannot hold control characters even escaped.
+    """
+    import io
+    import xml.etree.ElementTree as ET
+
+    suites = ET.Element("testsuites", {"name": "scorecontract"})
+    suite = ET.SubElement(suites, "testsuite", {"name": "scorecontract report"})
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (
+        ("verdict", report.verdict.value),
+        ("code", report.code),
+        ("message", _printable(report.message)),
+        ("scheduled", str(report.scheduled)),
+        ("observed", str(report.observed)),
+        ("valid", str(report.valid)),
+        ("invalid", str(report.invalid)),
+        ("ignored", str(report.ignored)),
+        ("missing", str(report.missing)),
+        ("sha256", report.sha256),
+    ):
+        ET.SubElement(properties, "property", {"name": name, "value": value})
+    failures = errors = 0
+    for index, (trial_id, status, line, code, message) in enumerate(report.trials(), 1):
+        if trial_id is None:
+            name = f"(scheduled trial {index} of {report.scheduled}, never named in the file)"
+        else:
+            name = trial_id if trial_id.isprintable() else shown_id(trial_id)
+        case = ET.SubElement(suite, "testcase", {"classname": "scorecontract.report", "name": name})
+        where = f"line {line}: " if line is not None else ""
+        if status == "FAIL":
+            failures += 1
+            ET.SubElement(case, "failure", {"type": code, "message": where + _printable(message)})
+        elif status != "PASS":
+            errors += 1
+            ET.SubElement(
+                case, "error", {"type": code, "message": where + f"{status}: " + _printable(message)}
+            )
+    counts = {
+        "tests": str(report.scheduled),
+        "failures": str(failures),
+        "errors": str(errors),
+        "skipped": "0",
+    }
+    for element in (suites, suite):
+        for key, value in counts.items():
+            element.set(key, value)
+    out = ET.SubElement(suite, "system-out")
+    out.text = render_text(report)
+    buffer = io.BytesIO()
+    ET.ElementTree(suites).write(buffer, encoding="utf-8", xml_declaration=True)
+    return buffer.getvalue() + b"\n"
+
+
+def receipt_dict(report: Report) -> dict[str, object]:
+    """The receipt: the report's JSON plus the library version.
+
+    Deterministic for the same input, population and policy: no clock, no
+    path, and the input's SHA-256 covers every byte read.
+    """
+    from . import __version__
+
+    receipt = report.as_dict()
+    receipt["receipt"] = "scorecontract report"
+    receipt["scorecontract_version"] = __version__
+    return receipt

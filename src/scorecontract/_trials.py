@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: MIT
+"""One line of a JSON Lines trial file to one trial observation (SPEC section 6).
+
+A trial record is ``{"trial_id": "<non-empty string>", "score": <number>}``
+plus any other members a harness wants to keep (a seed, a model name):
+unlike the single score record, extra members are allowed here, and the
+score rules are unchanged.  Each line runs the same strict pipeline as
+``evaluate()``: byte limit, UTF-8, strict JSON, shape, numeric contract,
+threshold.
+"""
+
+from __future__ import annotations
+
+from ._decide import decide_with_reason
+from ._encoding import decode_evidence
+from ._errors import InvalidEvidence
+from ._record import _json_kind
+from ._strict_json import parse_json
+from ._verdict import Verdict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import json
+
+    from ._policy import Number, Policy
+
+    # (trial_id or None, verdict, code, message, score or None)
+    Observation = tuple["str | None", Verdict, str, str, "Number | None"]
+
+__all__ = ["read_trial", "readable_trial_id"]
+
+
+def _trial_id_problem(value: object) -> tuple[str, str] | None:
+    if "trial_id" not in value:  # type: ignore[operator]
+        return ("missing-member", 'the trial record has no "trial_id" member')
+    trial_id = value["trial_id"]  # type: ignore[index]
+    if type(trial_id) is not str or not trial_id:
+        return (
+            "bad-trial-id",
+            f'"trial_id" must be a non-empty string, not {_describe_id(trial_id)}',
+        )
+    return None
+
+
+def _describe_id(value: object) -> str:
+    if type(value) is str:
+        return "an empty string"
+    return _json_kind(value) if type(value) is not dict else "an object"
+
+
+def read_trial(line: bytes, policy: Policy, max_bytes: int) -> Observation:
+    """Return ``(trial_id, verdict, code, message, score)`` for one line.
+
+    *line* is the line's bytes without its ``\\n``.  The verdict is PASS or
+    FAIL for valid evidence (with its score), INVALID otherwise; for invalid
+    evidence *trial_id* is whatever ``readable_trial_id`` can make out, so
+    the report can say which trial the bad line was about.  Never raises
+    for any bytes.
+    """
+    if not line.strip(b" \t\r"):
+        # JSON Lines has no blank lines; only the file's final newline may
+        # end in nothing, and the reader never hands that over as a line.
+        return (None, Verdict.INVALID, "empty", "blank line, not a trial record", None)
+    try:
+        value = parse_json(decode_evidence(line, max_bytes), exact=policy.exact)
+        if type(value) is not dict:
+            raise InvalidEvidence(
+                "not-an-object",
+                "a trial record must be a JSON object "
+                f'{{"trial_id": ..., "score": ...}}, not {_json_kind(value)}',
+            )
+        problem = _trial_id_problem(value)
+        if problem is not None:
+            return (None, Verdict.INVALID, problem[0], problem[1], None)
+        trial_id: str = value["trial_id"]
+        if "score" not in value:
+            return (trial_id, Verdict.INVALID, "missing-member", 'the trial record has no "score" member', None)
+        score = value["score"]
+        verdict, code, message = decide_with_reason(score, policy)
+        if verdict is Verdict.INVALID:
+            return (trial_id, verdict, code, message, None)
+        return (trial_id, verdict, code, message, score)
+    except InvalidEvidence as exc:
+        message = exc.message
+        if exc.colno is not None:
+            # Within one line the column is the useful part of the place.
+            message += f" (column {exc.colno})"
+        return (readable_trial_id(line), Verdict.INVALID, exc.code, message, None)
+    except Exception as exc:  # fail closed: a defect here must not release
+        return (
+            None,
+            Verdict.INVALID,
+            "internal-error",
+            f"unexpected {type(exc).__name__} in scorecontract; please report it",
+            None,
+        )
+
+
+class _Members(list):  # type: ignore[type-arg]
+    """An object's members, told apart from an array by its type."""
+
+    __slots__ = ()
+
+
+class _Number(str):
+    """A number's text, told apart from a JSON string by its type."""
+
+    __slots__ = ()
+
+
+_lenient: list[json.JSONDecoder] = []
+
+
+def _lenient_decoder() -> json.JSONDecoder:
+    if not _lenient:
+        import json
+
+        _lenient.append(
+            json.JSONDecoder(
+                # Numbers stay text: nothing is converted, so no overflow,
+                # no digit limit and no quadratic int().
+                parse_float=_Number,
+                parse_int=_Number,
+                parse_constant=_Number,
+                object_pairs_hook=_Members,
+            )
+        )
+    return _lenient[0]
+
+
+def readable_trial_id(line: bytes) -> str | None:
+    """Make out the trial id of a line that is not valid evidence, or None.
+
+    Only for saying which trial a bad line was about: the line stays an
+    invalid observation whatever this returns.  The line must be UTF-8 and
+    decode, leniently (``NaN``, ``1e400``, duplicate members and trailing
+    data tolerated), to an object with exactly one ``"trial_id"`` member
+    holding a non-empty string.  Two ``"trial_id"`` members are ambiguous,
+    so unreadable.  The id may hold a lone surrogate or control characters;
+    every output format escapes them.
+    """
+    try:
+        text = line.decode("utf-8")
+        start = len(text) - len(text.lstrip(" \t\r\n"))
+        pairs, _ = _lenient_decoder().raw_decode(text, start)
+    except Exception:  # JSONDecodeError, RecursionError, UnicodeDecodeError
+        return None
+    if type(pairs) is not _Members:
+        return None
+    found = [value for name, value in pairs if name == "trial_id"]
+    if len(found) != 1 or type(found[0]) is not str or not found[0]:
+        return None
+    trial_id: str = found[0]
+    return trial_id
