@@ -14,7 +14,7 @@ from ._decide import meets_threshold, outcome_message
 from ._describe import describe_value, format_number
 from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
 from ._errors import InvalidEvidence, PolicyError
-from ._policy import policy_for
+from ._policy import _default, policy_for
 from ._record import score_of_record
 from ._score import score_problem
 from ._strict_json import parse_json
@@ -37,6 +37,8 @@ _CANONICAL = (
     r"[ \t\n\r]*\}[ \t\n\r]*"
 )
 _canonical: list[tuple[re.Pattern[str], re.Pattern[bytes]]] = []
+_PASS = Verdict.PASS
+_FAIL = Verdict.FAIL
 # Longer number literals take the full path, which applies the digit cap
 # and the overflow check.
 _FAST_NUMBER_LENGTH = 24
@@ -267,12 +269,23 @@ def evaluate(
         >>> d.verdict, d.code
         (<Verdict.INVALID: 'INVALID'>, 'non-finite')
     """
-    policy = policy_for(threshold, policy)
+    if threshold is None and policy is None and _default:
+        policy = _default[0]
+    else:
+        policy = policy_for(threshold, policy)
     if max_bytes != DEFAULT_MAX_BYTES:
         _check_max_bytes(max_bytes)
     try:
         score: object = None if policy._exact else _fast_path_score(raw, max_bytes)
-        if score is None:
+        if score is not None:
+            low, high, limit = policy._bounds
+            # An int or float from the fast path inside the (finite) bounds
+            # is finite too, so it has passed every rule of the contract.
+            if low <= score <= high:  # type: ignore[operator]
+                if score >= limit:  # type: ignore[operator]
+                    return Decision(_PASS, "meets-threshold", None, score, policy)  # type: ignore[arg-type]
+                return Decision(_FAIL, "below-threshold", None, score, policy)  # type: ignore[arg-type]
+        else:
             score = score_of_record(
                 parse_json(decode_evidence(raw, max_bytes), exact=policy._exact)
             )

@@ -44,7 +44,7 @@ def score_problem(score: object, policy: Policy) -> tuple[str, str] | None:
         decimal = sys.modules.get("decimal")
         if decimal is None or kind is not decimal.Decimal:
             return ("wrong-type", f"score must be a number, not {describe_value(score)}")
-        if not policy.exact:
+        if not policy._exact:
             return (
                 "wrong-type",
                 f"score is a Decimal ({format_number(score)}); Decimal needs an exact policy",
@@ -54,7 +54,7 @@ def score_problem(score: object, policy: Policy) -> tuple[str, str] | None:
         if not score.is_finite():  # type: ignore[attr-defined]
             return ("non-finite", f"score is Decimal {score!s}, not a finite number")
     low, high, _ = policy._bounds
-    value = _to_decimal(score) if policy.exact else score  # type: ignore[arg-type]
+    value = _to_decimal(score) if policy._exact else score  # type: ignore[arg-type]
     if not low <= value <= high:  # type: ignore[operator]
         return (
             "out-of-range",
