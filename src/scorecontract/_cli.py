@@ -50,9 +50,10 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
-    from . import _cmd_check
+    from . import _cmd_check, _cmd_demo
 
     _cmd_check.register(commands, _EPILOG)
+    _cmd_demo.register(commands, _EPILOG)
     return parser
 
 
