@@ -311,3 +311,29 @@ def test_help_documents_the_options_and_exit_codes():
     assert helped.returncode == 0
     for text in (b"--format {text,json,github}", b"--receipt FILE", b"--keep-evidence DIR", b"3   INVALID", b"70  unexpected"):
         assert text in helped.stdout, text
+
+
+# -- the README shows what the program does -----------------------------------
+
+
+def readme_block(heading, language):
+    from support import ROOT
+
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split(heading + "\n", 1)[1]
+    return section.split(f"```{language}\n", 1)[1].split("```\n", 1)[0]
+
+
+def test_readme_receipt_is_a_real_receipt(tmp_path):
+    (tmp_path / "result.json").write_bytes(b'{"score": 1e400}')
+    result = run_cli("check", "--receipt", "receipt.json", "result.json", cwd=tmp_path)
+    assert result.returncode == 3
+    assert (tmp_path / "receipt.json").read_text(encoding="ascii") == readme_block("### Receipts", "json")
+
+
+def test_readme_demo_rows_are_real(capsys):
+    assert cli.main(["demo"]) == 0
+    output = capsys.readouterr().out.splitlines()
+    shown = [line for line in readme_block("### Demo", "").splitlines() if line != "..."]
+    assert len(shown) >= 5
+    for line in shown:
+        assert line in output
