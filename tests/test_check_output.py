@@ -55,9 +55,13 @@ def test_github_format_is_one_workflow_command(case, capsys):
     assert out.split("::", 2)[2] == text.replace("%", "%25")
 
 
-def test_github_format_names_the_place(capsys):
-    _, out, _ = check("--format", "github", str(FIXTURES / "syntax-error.json"), capsys=capsys)
-    assert ",line=1,col=15::" in out
+def test_github_format_names_the_place(tmp_path, capsys):
+    evidence = tmp_path / "trailing.json"
+    evidence.write_bytes(b'{"score": 0.9}\n x')
+    status, out, _ = check("--format", "github", str(evidence), capsys=capsys)
+    assert status == 3
+    assert out.startswith(f"::error title=scorecontract INVALID,file={evidence},line=2,col=2::INVALID trailing-data: ")
+    assert out.endswith(" (line 2 column 2)\n")
 
 
 def test_github_format_on_stdin_has_no_file(capsys, monkeypatch):
@@ -154,8 +158,10 @@ def test_receipt_of_an_empty_file_hashes_zero_bytes(tmp_path, capsys):
 
 
 def test_receipt_carries_the_location(tmp_path, capsys):
-    check("--receipt", str(tmp_path / "r.json"), str(FIXTURES / "syntax-error.json"), capsys=capsys)
-    assert json.loads((tmp_path / "r.json").read_bytes())["location"] == {"pos": 14, "line": 1, "column": 15}
+    evidence = tmp_path / "trailing.json"
+    evidence.write_bytes(b'{"score": 0.9}\n x')
+    check("--receipt", str(tmp_path / "r.json"), str(evidence), capsys=capsys)
+    assert json.loads((tmp_path / "r.json").read_bytes())["location"] == {"pos": 16, "line": 2, "column": 2}
 
 
 @pytest.mark.parametrize("evidence, verdict", [("pass-0.9.json", "PASS"), ("nan.json", "INVALID")])
