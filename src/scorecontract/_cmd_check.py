@@ -32,7 +32,6 @@ def register(commands: Any, epilog: str) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("path", metavar="PATH", help="evidence file, or - for standard input")
-    _add_output_options(check)
     check.add_argument(
         "--threshold",
         metavar="T",
@@ -45,6 +44,7 @@ def register(commands: Any, epilog: str) -> None:
         default=DEFAULT_MAX_BYTES,
         help="largest evidence accepted, in bytes (default 1 MiB)",
     )
+    _add_output_options(check)
     check.set_defaults(run=_run_check)
 
 

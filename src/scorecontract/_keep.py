@@ -24,8 +24,8 @@ def keep_evidence(directory: str, data: bytes, /) -> str:
     and never replaces another: if a file of that name exists and holds the
     same bytes, it is already kept and nothing is written; if it holds
     different bytes (a corrupted or tampered store), ``FileExistsError`` is
-    raised and the existing file is left as it is.  Other ``OSError`` s
-    propagate.
+    raised and the existing file is left as it is.  Any other ``OSError``
+    propagates.
     """
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, sha256_hex(data))
