@@ -28,7 +28,8 @@ _EPILOG = """\
 exit status:
   0   PASS: the only status that releases
   1   FAIL: valid evidence below the threshold
-  2   usage or configuration error (bad option, bad threshold or policy)
+  2   usage or configuration error (bad option, threshold or policy;
+      a receipt or kept-evidence file that cannot be written)
   3   INVALID: the evidence cannot support a decision
   4   REVIEW: a report lacks evidence and names a review owner
   70  unexpected internal error in scorecontract
@@ -50,12 +51,11 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
-    from . import _cmd_check
+    from . import _cmd_check, _cmd_demo, _cmd_report
 
     _cmd_check.register(commands, _EPILOG)
-    from . import _cmd_report
-
     _cmd_report.register(commands, _EPILOG)
+    _cmd_demo.register(commands, _EPILOG)
     return parser
 
 

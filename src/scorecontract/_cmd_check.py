@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from ._evaluate import Decision
+
 __all__ = ["register"]
 
 
@@ -38,7 +40,32 @@ def register(commands: Any, epilog: str) -> None:
         default=DEFAULT_MAX_BYTES,
         help="largest evidence accepted, in bytes (default 1 MiB)",
     )
+    _add_output_options(check)
     check.set_defaults(run=_run_check)
+
+
+def _add_output_options(check: argparse.ArgumentParser) -> None:
+    from ._check_output import FORMATS
+
+    check.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="result line: text (default), json (the receipt on one line) "
+        "or github (an Actions ::error/::notice command)",
+    )
+    check.add_argument(
+        "--receipt",
+        metavar="FILE",
+        help="write the decision's JSON receipt to FILE, for every verdict; "
+        "never overwrites: if FILE exists, exit 2",
+    )
+    check.add_argument(
+        "--keep-evidence",
+        metavar="DIR",
+        help="copy the exact evidence bytes to DIR/<sha256> (DIR is created); "
+        "never overwrites different bytes",
+    )
 
 
 def _read(path: str, max_bytes: int) -> bytes:
@@ -50,20 +77,57 @@ def _read(path: str, max_bytes: int) -> bytes:
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from ._cli import emit
     from ._evaluate import Decision, evaluate
 
     policy = policy_from_args(args)
     if args.max_bytes < 1:
         raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
+    evidence: bytes | None
     try:
         evidence = _read(args.path, args.max_bytes)
     except InvalidEvidence as exc:
+        # Nothing complete was read (missing, unreadable, over the limit).
+        evidence = None
         decision = Decision(Verdict.INVALID, exc.code, exc.message, None, policy)
     else:
         decision = evaluate(evidence, policy=policy, max_bytes=args.max_bytes)
-    line = f"{decision.verdict.value} {decision.code}: {decision.message}"
-    if decision.lineno is not None:
-        line += f" (line {decision.lineno} column {decision.colno})"
-    emit(line)
-    return decision.verdict.exit_code
+    return _deliver(args, decision, evidence)
+
+
+def _deliver(args: argparse.Namespace, decision: Decision, evidence: bytes | None) -> int:
+    """Keep the evidence, write the receipt, print the result line.
+
+    A receipt or a kept copy that cannot be written exits 2, whatever the
+    verdict: the run was asked to leave a record and did not, so it must
+    not count as a release (the result line is still printed, so the
+    verdict is not lost).
+    """
+    from ._check_output import check_receipt, result_line
+    from ._cli import EXIT_USAGE, emit
+
+    receipt = check_receipt(decision, path=args.path, evidence=evidence)
+    problems = []
+    if args.keep_evidence is not None and evidence is not None:
+        from ._keep import keep_evidence
+
+        try:
+            keep_evidence(args.keep_evidence, evidence)
+        except OSError as exc:
+            problems.append(f"cannot keep the evidence in {ascii(args.keep_evidence)}: {_why(exc)}")
+    if args.receipt is not None:
+        from ._receipt import receipt_bytes, write_new_file
+
+        try:
+            write_new_file(args.receipt, receipt_bytes(receipt))
+        except FileExistsError:
+            problems.append(f"receipt {ascii(args.receipt)} already exists; not overwritten")
+        except OSError as exc:
+            problems.append(f"cannot write the receipt {ascii(args.receipt)}: {_why(exc)}")
+    emit(result_line(receipt, format=args.format))
+    for problem in problems:
+        print(f"scorecontract: error: {problem}", file=sys.stderr)
+    return EXIT_USAGE if problems else decision.verdict.exit_code
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
