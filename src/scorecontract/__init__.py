@@ -8,6 +8,8 @@ other malformed score are INVALID, kept distinct from FAIL.
 __all__ = [
     "Decision",
     "InvalidEvidence",
+    "Judgment",
+    "Outcome",
     "Policy",
     "PolicyError",
     "ScoreContractError",
@@ -15,6 +17,8 @@ __all__ = [
     "__version__",
     "decide",
     "evaluate",
+    "extract_json",
+    "judge",
     "loads",
 ]
 
@@ -23,5 +27,7 @@ __version__ = "0.1.0"
 from ._decide import decide
 from ._errors import InvalidEvidence, PolicyError, ScoreContractError
 from ._evaluate import Decision, evaluate, loads
+from ._extract import extract_json
+from ._judgment import Judgment, Outcome, judge
 from ._policy import Policy
 from ._verdict import Verdict
