@@ -33,7 +33,7 @@ def register(commands: Any, epilog: str) -> None:
     check.add_argument(
         "--threshold",
         metavar="T",
-        help="lowest passing score, a JSON number in the bounds (default 0.8)",
+        help="lowest passing score, a JSON number in the bounds (default 0.8; none for a judgment)",
     )
     check.add_argument(
         "--max-bytes",
@@ -42,6 +42,9 @@ def register(commands: Any, epilog: str) -> None:
         default=DEFAULT_MAX_BYTES,
         help="largest evidence accepted, in bytes (default 1 MiB)",
     )
+    from ._cmd_judgment import add_arguments
+
+    add_arguments(check)  # --contract, --negate, --extract
     check.set_defaults(run=_run_check)
 
 
@@ -71,7 +74,11 @@ def _read(path: str, max_bytes: int) -> bytes:
 def _run_check(args: argparse.Namespace) -> int:
     from ._cli import emit
     from ._evaluate import Decision, evaluate
+    from ._cmd_judgment import refuse_judgment_options, run_judgment_check
 
+    if args.contract == "judgment":
+        return run_judgment_check(args)
+    refuse_judgment_options(args)
     policy = _threshold_policy(args.threshold)
     if args.max_bytes < 1:
         raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
