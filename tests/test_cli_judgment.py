@@ -64,9 +64,9 @@ def test_extract_option(tmp_path, capsys):
 
 
 def test_location_is_printed(tmp_path, capsys):
-    assert check(tmp_path, 'Line one.\n{"pass": true,}', "--extract") == 3
+    assert check(tmp_path, 'Line one.\n{"pass": yes}', "--extract") == 3
     out, _ = capsys.readouterr()
-    assert out.rstrip().endswith("(line 2 column 15)")
+    assert out.rstrip().endswith("(line 2 column 10)")
 
 
 def test_missing_file_is_a_grader_error(tmp_path, capsys):

@@ -102,10 +102,10 @@ def test_extracted_text_is_still_decoded_strictly(answer, code):
 
 
 def test_locations_point_into_the_whole_answer():
-    result = judge('Line one.\nLine two: {"pass": true,}', extract=True)
+    result = judge('Line one.\nLine two: {"pass": yes}', extract=True)
     assert result.code == "syntax"
-    assert (result.lineno, result.colno) == (2, 25)
-    assert result.pos == len('Line one.\nLine two: {"pass": true,')
+    assert (result.lineno, result.colno) == (2, 20)
+    assert result.pos == len('Line one.\nLine two: {"pass": ')
     failed = judge('Line one.\n```json\n{"pass": true}\n', extract=True)
     assert (failed.code, failed.lineno, failed.colno) == ("extraction-failed", 2, 1)
 
