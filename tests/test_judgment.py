@@ -460,3 +460,12 @@ def test_docstring_examples(function):
     results = runner.summarize(verbose=False)
     assert results.attempted >= 2
     assert results.failed == 0
+
+
+@pytest.mark.parametrize("function", [judge, scorecontract.extract_json, Judgment], ids=lambda f: f.__name__)
+def test_primary_argument_positional_only_the_rest_keyword_only(function):
+    import inspect
+
+    parameters = list(inspect.signature(function).parameters.values())
+    assert parameters[0].kind is inspect.Parameter.POSITIONAL_ONLY
+    assert {p.kind for p in parameters[1:]} == {inspect.Parameter.KEYWORD_ONLY}

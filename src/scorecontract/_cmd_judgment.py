@@ -64,8 +64,8 @@ def run_judgment_check(args: argparse.Namespace) -> int:
     except InvalidEvidence as exc:
         judgment = Judgment(
             Outcome.GRADER_ERROR,
-            exc.code,
-            exc.message,
+            code=exc.code,
+            message=exc.message,
             grader_pass=None,
             score=None,
             members=None,

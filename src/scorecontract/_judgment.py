@@ -130,9 +130,10 @@ class Judgment:
     def __init__(
         self,
         outcome: Outcome,
+        /,
+        *,
         code: str,
         message: str,
-        *,
         grader_pass: bool | None,
         score: Number | None,
         members: dict[object, object] | None,
@@ -521,8 +522,8 @@ def judge(
     except InvalidEvidence as exc:
         return Judgment(
             Outcome.GRADER_ERROR,
-            exc.code,
-            exc.message + (_NOT_NEGATED if negate else ""),
+            code=exc.code,
+            message=exc.message + (_NOT_NEGATED if negate else ""),
             grader_pass=None,
             score=None,
             members=members,
@@ -536,8 +537,8 @@ def judge(
     except Exception as exc:  # fail closed: a defect here must not release
         return Judgment(
             Outcome.GRADER_ERROR,
-            "internal-error",
-            f"unexpected {type(exc).__name__} in scorecontract; please report it",
+            code="internal-error",
+            message=f"unexpected {type(exc).__name__} in scorecontract; please report it",
             grader_pass=None,
             score=None,
             members=members,
@@ -555,8 +556,8 @@ def judge(
             message += _NOT_NEGATED
     return Judgment(
         outcome,
-        code,
-        message,
+        code=code,
+        message=message,
         grader_pass=grader_pass,
         score=score,
         members=members,
