@@ -8,6 +8,8 @@ other malformed score are INVALID, kept distinct from FAIL.
 __all__ = [
     "Decision",
     "InvalidEvidence",
+    "Judgment",
+    "Outcome",
     "Policy",
     "PolicyError",
     "Report",
@@ -17,6 +19,8 @@ __all__ = [
     "decide",
     "dumps",
     "evaluate",
+    "extract_json",
+    "judge",
     "load_policy",
     "loads",
     "report",
@@ -28,6 +32,8 @@ from ._decide import decide
 from ._dumps import dumps
 from ._errors import InvalidEvidence, PolicyError, ScoreContractError
 from ._evaluate import Decision, evaluate, loads
+from ._extract import extract_json
+from ._judgment import Judgment, Outcome, judge
 from ._policy import Policy
 from ._policy_file import load_policy
 from ._report import Report, report

@@ -18,6 +18,7 @@ from ._receipt import _json_default, sha256_hex
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._evaluate import Decision
+    from ._judgment import Judgment
 
 __all__ = ["FORMATS", "RECEIPT_VERSION", "check_receipt", "result_line"]
 
@@ -32,7 +33,7 @@ _GITHUB_COMMANDS = {"PASS": "notice", "FAIL": "error", "INVALID": "error", "REVI
 
 
 def check_receipt(
-    decision: Decision, /, *, path: str, evidence: bytes | None
+    decision: Decision | Judgment, /, *, path: str, evidence: bytes | None
 ) -> dict[str, object]:
     """Return the receipt of *decision* as a JSON-ready dict.
 
@@ -70,7 +71,10 @@ def result_line(receipt: dict[str, object], /, *, format: str) -> str:
             receipt, sort_keys=True, ensure_ascii=True, allow_nan=False, default=_json_default
         )
     verdict = str(receipt["verdict"])
-    line = f"{verdict} {receipt['code']}: {receipt['message']}"
+    # A judgment names its own state (GRADER_ERROR) in the line; its
+    # verdict (INVALID) still chooses the exit status and the command.
+    state = str(receipt.get("outcome", verdict))
+    line = f"{state} {receipt['code']}: {receipt['message']}"
     location = receipt.get("location")
     line_number = column = ""
     if isinstance(location, dict):
@@ -83,7 +87,7 @@ def result_line(receipt: dict[str, object], /, *, format: str) -> str:
     return workflow_command(
         _GITHUB_COMMANDS.get(verdict, "error"),
         line,
-        title=f"scorecontract {verdict}",
+        title=f"scorecontract {state}",
         # An annotation on the evidence file itself, where there is one.
         file=path if isinstance(path, str) and path != "-" else "",
         line=line_number,

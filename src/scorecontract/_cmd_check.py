@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ._evaluate import Decision
+    from ._judgment import Judgment
 
 __all__ = ["register"]
 
@@ -41,6 +42,10 @@ def register(commands: Any, epilog: str) -> None:
         help="largest evidence accepted, in bytes (default 1 MiB)",
     )
     _add_output_options(check)
+
+    from ._cmd_judgment import add_arguments
+
+    add_arguments(check)  # --contract, --negate, --extract
     check.set_defaults(run=_run_check)
 
 
@@ -78,7 +83,11 @@ def _read(path: str, max_bytes: int) -> bytes:
 
 def _run_check(args: argparse.Namespace) -> int:
     from ._evaluate import Decision, evaluate
+    from ._cmd_judgment import refuse_judgment_options, run_judgment_check
 
+    if args.contract == "judgment":
+        return run_judgment_check(args)
+    refuse_judgment_options(args)
     policy = policy_from_args(args)
     if args.max_bytes < 1:
         raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
@@ -94,7 +103,9 @@ def _run_check(args: argparse.Namespace) -> int:
     return _deliver(args, decision, evidence)
 
 
-def _deliver(args: argparse.Namespace, decision: Decision, evidence: bytes | None) -> int:
+def _deliver(
+    args: argparse.Namespace, decision: Decision | Judgment, evidence: bytes | None
+) -> int:
     """Keep the evidence, write the receipt, print the result line.
 
     A receipt or a kept copy that cannot be written exits 2, whatever the

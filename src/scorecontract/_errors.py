@@ -16,6 +16,12 @@ REASONS = {
     # Verdicts on valid evidence.
     "meets-threshold": "PASS: the score is at or above the threshold",
     "below-threshold": "FAIL: the score is below the threshold",
+    # Grader judgments (SPEC section 5) on a usable judgment.  Under
+    # negation the code still describes the grader's answer.
+    "explicit-pass": 'PASS: the grader said "pass": true and no threshold is set',
+    "explicit-fail": 'FAIL: the grader said "pass": false, whatever the score',
+    "positive-score": "PASS: no verdict, no threshold, and the score is above 0",
+    "zero-score": "FAIL: no verdict, no threshold, and the score is 0",
     # Reading the evidence.
     "input-type": "the evidence is not str or bytes",
     "file-not-found": "the evidence file does not exist",
@@ -46,6 +52,12 @@ REASONS = {
     "not-scheduled": "a trial record names a trial outside the declared population",
     "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
     "population-mismatch": "a report's file names more distinct trials than --scheduled declares",
+    # Grader errors: no usable judgment (GRADER_ERROR, INVALID at the gate).
+    "extraction-failed": "no JSON object found in the grader's answer, or it is cut off",
+    "verdict-not-boolean": '"pass" is not a JSON boolean (nor an accepted spelling)',
+    "unusable-score": "the judgment's score is present but not a finite number in range",
+    "no-judgment": "the judgment has neither a verdict nor a score",
+    "no-score-for-threshold": '"pass": true with a threshold set but no score to compare',
     # Last resort: a defect in this library, never a PASS.
     "internal-error": "an unexpected error inside scorecontract",
     # Configuration errors (PolicyError; the command line exits 2).

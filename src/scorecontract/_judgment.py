@@ -1,0 +1,570 @@
+# SPDX-License-Identifier: MIT
+"""Grader judgments: LLM-as-judge output (SPEC section 5).
+
+A judge can return valid JSON without a usable judgment:
+``{"reason": "The answer was considered."}`` has neither a verdict nor a
+score.  Evaluation frameworks have turned that into a pass, a fail or a
+silent zero.  Here it is a third state, ``Outcome.GRADER_ERROR``, kept until
+a decision is possible and mapped to ``Verdict.INVALID`` at the release
+gate.  Negation flips PASS and FAIL only: a failure to obtain a judgment is
+never evidence for the opposite claim.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import types
+
+from ._decide import decide_with_reason
+from ._describe import describe_value, format_number
+from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
+from ._errors import InvalidEvidence, PolicyError, invalid_at
+from ._evaluate import _check_max_bytes
+from ._extract import find_json_text
+from ._policy import _to_decimal, policy_for
+from ._record import _json_kind
+from ._score import score_problem
+from ._strict_json import MAX_NUMBER_LENGTH, parse_json
+from ._verdict import Verdict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping, Optional, Tuple
+
+    from ._policy import Number, Policy
+
+    Judged = Tuple["Outcome", str, str, Optional[bool], Optional[Number]]
+
+__all__ = ["Judgment", "Outcome", "judge"]
+
+# RFC 8259 section 6 number syntax, exactly.  "[0-9]" is ASCII in Python's
+# re whatever the flags, unlike "\d" and unlike float(), which accepts
+# " 0.9 ", "1_0", "NaN", "Infinity" and Arabic-Indic digits.
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+
+
+class Outcome(enum.Enum):
+    """The outcome of a judgment: PASS, FAIL or GRADER_ERROR.
+
+    ``GRADER_ERROR`` means no usable judgment was obtained.  It is a
+    distinct member, not ``Verdict.INVALID``, so it stays recognisable
+    until the release gate maps it with ``.verdict``.  Like a ``Verdict``,
+    an outcome has no truth value.
+    """
+
+    PASS = "PASS"
+    FAIL = "FAIL"
+    GRADER_ERROR = "GRADER_ERROR"
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "an Outcome has no truth value; compare with 'is Outcome.PASS'"
+        )
+
+    @property
+    def verdict(self) -> Verdict:
+        """The release verdict: PASS, FAIL, or INVALID for GRADER_ERROR."""
+        return _VERDICTS[self]
+
+    @property
+    def exit_code(self) -> int:
+        """The command line's exit status: PASS 0, FAIL 1, GRADER_ERROR 3."""
+        return _VERDICTS[self].exit_code
+
+
+_VERDICTS = {
+    Outcome.PASS: Verdict.PASS,
+    Outcome.FAIL: Verdict.FAIL,
+    Outcome.GRADER_ERROR: Verdict.INVALID,
+}
+_OUTCOMES = {Verdict.PASS: Outcome.PASS, Verdict.FAIL: Outcome.FAIL}
+
+
+class Judgment:
+    """The outcome of ``judge()``: a judgment and why.
+
+    Attributes:
+
+    - ``outcome``: ``Outcome.PASS``, ``FAIL`` or ``GRADER_ERROR``, after
+      negation;
+    - ``verdict``: the release ``Verdict``; ``GRADER_ERROR`` is ``INVALID``;
+    - ``code``: the stable reason code, for example ``"no-judgment"``.
+      Under negation it still says what the grader's answer was
+      (``"explicit-pass"`` on a negated, hence failing, judgment);
+    - ``message``: the explanation, for people;
+    - ``grader_pass``: the grader's verdict, ``True`` or ``False``, or
+      ``None`` when the ``"pass"`` member is absent or not a verdict;
+    - ``score``: the usable score (a numeric string converted), else None;
+    - ``members``: every member of the grader's object as read, ``"pass"``
+      and ``"score"`` included, as a read-only mapping; extra members such
+      as ``"reason"`` are kept, not refused.  None when no object was read;
+    - ``negated``: whether negation was requested, whatever the outcome;
+    - ``threshold``: the threshold applied, or None when none was set;
+    - ``policy``: the ``Policy`` whose bounds (and threshold) applied;
+    - ``pos``, ``lineno``, ``colno``: where in the text the problem is,
+      when one place is to blame; else None.
+
+    Judgments are immutable and have no truth value.
+    """
+
+    __slots__ = (
+        "_outcome", "_code", "_message", "_grader_pass", "_score", "_members",
+        "_negated", "_threshold", "_policy", "_pos", "_lineno", "_colno",
+    )
+
+    if TYPE_CHECKING:
+        _outcome: Outcome
+        _code: str
+        _message: str
+        _grader_pass: bool | None
+        _score: Number | None
+        _members: Mapping[object, object] | None
+        _negated: bool
+        _threshold: Number | None
+        _policy: Policy
+        _pos: int | None
+        _lineno: int | None
+        _colno: int | None
+
+    def __init__(
+        self,
+        outcome: Outcome,
+        /,
+        *,
+        code: str,
+        message: str,
+        grader_pass: bool | None,
+        score: Number | None,
+        members: dict[object, object] | None,
+        negated: bool,
+        threshold: Number | None,
+        policy: Policy,
+        pos: int | None = None,
+        lineno: int | None = None,
+        colno: int | None = None,
+    ) -> None:
+        self._outcome = outcome
+        self._code = code
+        self._message = message
+        self._grader_pass = grader_pass
+        self._score = score
+        self._members = None if members is None else types.MappingProxyType(members)
+        self._negated = negated
+        self._threshold = threshold
+        self._policy = policy
+        self._pos = pos
+        self._lineno = lineno
+        self._colno = colno
+
+    @property
+    def outcome(self) -> Outcome:
+        """PASS, FAIL or GRADER_ERROR, after negation."""
+        return self._outcome
+
+    @property
+    def verdict(self) -> Verdict:
+        """The release verdict: GRADER_ERROR becomes INVALID."""
+        return self._outcome.verdict
+
+    @property
+    def code(self) -> str:
+        """The stable reason code."""
+        return self._code
+
+    @property
+    def message(self) -> str:
+        """The explanation, for people."""
+        return self._message
+
+    @property
+    def grader_pass(self) -> bool | None:
+        """The grader's verdict, or None when it gave none."""
+        return self._grader_pass
+
+    @property
+    def score(self) -> Number | None:
+        """The usable score, or None."""
+        return self._score
+
+    @property
+    def members(self) -> Mapping[object, object] | None:
+        """The grader's object as read, read-only; None if none was read."""
+        return self._members
+
+    @property
+    def negated(self) -> bool:
+        """Whether negation was requested."""
+        return self._negated
+
+    @property
+    def threshold(self) -> Number | None:
+        """The threshold applied, or None."""
+        return self._threshold
+
+    @property
+    def policy(self) -> Policy:
+        """The policy applied."""
+        return self._policy
+
+    @property
+    def pos(self) -> int | None:
+        """Where the problem starts in the text, or None."""
+        return self._pos
+
+    @property
+    def lineno(self) -> int | None:
+        """The 1-based line of ``pos``, or None."""
+        return self._lineno
+
+    @property
+    def colno(self) -> int | None:
+        """The 1-based column of ``pos``, or None."""
+        return self._colno
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "a Judgment has no truth value; test 'judgment.verdict is Verdict.PASS'"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the judgment as a dict (JSON-ready for judgments read from text)."""
+        result: dict[str, object] = {
+            "outcome": self._outcome.value,
+            "verdict": self.verdict.value,
+            "code": self._code,
+            "message": self._message,
+            "pass": self._grader_pass,
+            "score": self._score,
+            "negated": self._negated,
+            "threshold": self._threshold,
+            "members": None if self._members is None else dict(self._members),
+            "policy": self._policy.as_dict(),
+        }
+        if self._pos is not None:
+            result["location"] = {"pos": self._pos, "line": self._lineno, "column": self._colno}
+        return result
+
+    def __repr__(self) -> str:
+        return (
+            f"Judgment(outcome={self._outcome}, code={self._code!r}, "
+            f"message={self._message!r}, negated={self._negated!r})"
+        )
+
+
+def _check_flag(name: str, value: object) -> bool:
+    # A truthy string such as "false" must not switch negation on.
+    if type(value) is not bool:
+        raise PolicyError("bad-policy", f"{name} must be True or False, not {describe_value(value)}")
+    return value
+
+
+def _check_spellings(spellings: object) -> dict[str, bool] | None:
+    """Validate ``verdict_spellings``: a mapping of strings to bools."""
+    if spellings is None:
+        return None
+    from collections.abc import Mapping
+
+    if not isinstance(spellings, Mapping):
+        raise PolicyError(
+            "bad-policy",
+            f"verdict_spellings must map strings to True or False, not {describe_value(spellings)}",
+        )
+    checked: dict[str, bool] = {}
+    for spelling, meaning in spellings.items():
+        if type(spelling) is not str or not spelling or type(meaning) is not bool:
+            raise PolicyError(
+                "bad-policy",
+                "verdict_spellings must map non-empty strings to True or False, "
+                f"not {describe_value(spelling)} to {describe_value(meaning)}",
+            )
+        checked[spelling] = meaning
+    return checked
+
+
+def _read_members(
+    raw: object, policy: Policy, extract: bool, max_bytes: int
+) -> dict[object, object]:
+    """Return the grader's object; raise InvalidEvidence if there is none."""
+    if isinstance(raw, (str, bytes, bytearray, memoryview)):
+        text = decode_evidence(raw, max_bytes)
+        if not extract:
+            value = parse_json(text, exact=policy.exact)
+        else:
+            start, end = find_json_text(text)
+            try:
+                value = parse_json(text[start:end], exact=policy.exact)
+            except InvalidEvidence as exc:
+                if exc.pos is None:
+                    raise
+                # Point into the whole answer, not into the extracted span.
+                raise invalid_at(exc.code, exc.message, text, start + exc.pos) from None
+        if type(value) is not dict:
+            raise InvalidEvidence(
+                "not-an-object",
+                f"a judgment must be a JSON object, not {_json_kind(value)}",
+            )
+        return value
+    from collections.abc import Mapping
+
+    if not isinstance(raw, Mapping):
+        raise InvalidEvidence(
+            "input-type",
+            f"a judgment must be str, bytes or a mapping, not {describe_value(raw)}",
+        )
+    try:
+        pairs = list(raw.items())
+        members = dict(pairs)
+    except Exception as exc:  # a caller's mapping that cannot be read
+        raise InvalidEvidence(
+            "input-type", f"the judgment mapping could not be read ({type(exc).__name__})"
+        ) from None
+    if len(members) != len(pairs):
+        # A broken mapping can yield a name twice; the last would win.
+        raise InvalidEvidence("duplicate-member", "the judgment mapping yields a member name twice")
+    return members
+
+
+def _read_verdict(value: object, spellings: dict[str, bool] | None) -> bool | None:
+    """Return the verdict in *value*, or None if it is not one.
+
+    Only a JSON boolean is a verdict: ``"true"``, ``"yes"``, ``1`` and
+    ``null`` are not, unless *spellings* lists the string.
+    """
+    if type(value) is bool:
+        return value
+    if spellings is not None and type(value) is str:
+        return spellings.get(value)
+    return None
+
+
+def _read_score(
+    value: object, policy: Policy, numeric_strings: bool
+) -> tuple[Number | None, str]:
+    """Return ``(score, "")`` for a usable score, else ``(None, why)``."""
+    if type(value) is str:
+        text: str = value
+        if not numeric_strings:
+            return (None, f"score is {describe_value(text)}, and numeric strings are not allowed")
+        if len(text) > MAX_NUMBER_LENGTH or _JSON_NUMBER.fullmatch(text) is None:
+            return (None, f"score is {describe_value(text)}, not a number in JSON syntax")
+        try:
+            # The same strict decoder as evidence: digit cap, and "1e400"
+            # refused as non-finite rather than read as infinity.
+            value = parse_json(text, exact=policy.exact)
+        except InvalidEvidence as exc:
+            return (None, f"score string {describe_value(text)}: {exc.message}")
+    problem = score_problem(value, policy)
+    if problem is not None:
+        return (None, problem[1])
+    return (value, "")  # type: ignore[return-value]
+
+
+def _judge_members(
+    members: dict[object, object],
+    policy: Policy,
+    has_threshold: bool,
+    numeric_strings: bool,
+    spellings: dict[str, bool] | None,
+) -> Judged:
+    """Apply the SPEC section 5 table to the grader's object."""
+    grader_pass: bool | None = None
+    if "pass" in members:
+        grader_pass = _read_verdict(members["pass"], spellings)
+        if grader_pass is None:
+            allowed = "true or false" if spellings is None else "true, false or an accepted spelling"
+            return (
+                Outcome.GRADER_ERROR,
+                "verdict-not-boolean",
+                f'"pass" is {describe_value(members["pass"])}, not a verdict ({allowed})',
+                None,
+                None,
+            )
+    score: Number | None = None
+    if "score" in members:
+        score, why = _read_score(members["score"], policy, numeric_strings)
+        if score is None:
+            # Whatever the verdict: a grader that wrote "high" did not
+            # produce the evidence the contract reads.
+            return (Outcome.GRADER_ERROR, "unusable-score", why, grader_pass, None)
+    shown = "" if score is None else f" (score {format_number(score)})"
+    if grader_pass is False:
+        # An explicit fail stands even with a high score.
+        return (
+            Outcome.FAIL,
+            "explicit-fail",
+            f'the grader said "pass": false{shown}',
+            False,
+            score,
+        )
+    if grader_pass is True and not has_threshold:
+        # An explicit pass stands even with score 0 when no threshold is set.
+        return (
+            Outcome.PASS,
+            "explicit-pass",
+            f'the grader said "pass": true{shown} and no threshold is set',
+            True,
+            score,
+        )
+    said = 'the grader said "pass": true' if grader_pass else "no verdict"
+    if score is None:
+        if grader_pass:
+            return (
+                Outcome.GRADER_ERROR,
+                "no-score-for-threshold",
+                f"{said} but no score, and threshold "
+                f"{format_number(policy.threshold)} has nothing to judge",
+                True,
+                None,
+            )
+        names = [ascii(name) for name in members if type(name) is str][:5]
+        found = f" (members: {', '.join(names)})" if names else ""
+        return (
+            Outcome.GRADER_ERROR,
+            "no-judgment",
+            f"no verdict and no score{found}",
+            None,
+            None,
+        )
+    if has_threshold:
+        verdict, code, message = decide_with_reason(score, policy)
+        # The score was checked above, so the verdict is PASS or FAIL; were
+        # it anything else, it must not become a FAIL that negation flips.
+        outcome = _OUTCOMES.get(verdict, Outcome.GRADER_ERROR)
+        return (outcome, code, f"{said}; {message}", grader_pass, score)
+    # No verdict and no threshold: a positive score passes, zero fails.
+    value = _to_decimal(score) if policy.exact else score
+    if value > 0:
+        return (
+            Outcome.PASS,
+            "positive-score",
+            f"no verdict; score {format_number(score)} > 0 and no threshold is set",
+            None,
+            score,
+        )
+    return (
+        Outcome.FAIL,
+        "zero-score",
+        f"no verdict; score {format_number(score)} is not above 0 and no threshold is set",
+        None,
+        score,
+    )
+
+
+def judge(
+    raw_or_mapping: str | bytes | Mapping[object, object],
+    /,
+    *,
+    threshold: object = None,
+    negate: bool = False,
+    policy: Policy | None = None,
+    extract: bool = False,
+    numeric_strings: bool = True,
+    verdict_spellings: Mapping[str, bool] | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> Judgment:
+    """Judge a grader's answer and return a ``Judgment``.
+
+    *raw_or_mapping* is the grader's JSON text (``bytes`` or ``str``) or an
+    already decoded mapping.  Text is read with the strict loader of
+    ``loads()``: UTF-8 only, no ``NaN``, no duplicate members, one JSON
+    object.  With *extract* true, the JSON text is first found inside prose
+    or a fenced ```` ```json ```` block by the rule of ``extract_json()``.
+
+    The object's ``"pass"`` member is the verdict and must be a JSON boolean;
+    its ``"score"`` member must be usable: a finite number within the
+    policy's bounds, or, when *numeric_strings* is true (the default), a
+    string in exact JSON number syntax with such a value (``"0.9"``, not
+    ``" 0.9 "``, ``"1_0"`` or ``"NaN"``).  Other members, such as
+    ``"reason"``, are kept in ``Judgment.members``.  Then (SPEC section 5):
+
+    - ``"pass": false`` is FAIL, whatever the score and threshold;
+    - ``"pass": true`` is PASS with no threshold, even with score 0; with a
+      threshold, PASS needs a score at or above it, and no score at all is
+      a grader error;
+    - no verdict: with no threshold a score above 0 passes; with one,
+      ``score >= threshold`` passes;
+    - no verdict and no score, a ``"pass"`` that is not a verdict, or a
+      present but unusable score is ``Outcome.GRADER_ERROR``.
+
+    *threshold* None (the default) means no threshold is set; a number sets
+    one.  *policy* sets bounds, exact mode and always a threshold; give one
+    or the other.  *negate* swaps PASS and FAIL; a GRADER_ERROR stays one,
+    and ``Judgment.negated`` records the request.  *verdict_spellings*
+    maps extra strings to verdicts (``{"yes": True, "no": False}``); none
+    are accepted by default.
+
+    Never raises for any *raw_or_mapping*: every problem is a GRADER_ERROR
+    with a reason code.  Bad options raise ``PolicyError``.
+
+        >>> judge('{"reason": "The answer was considered."}').code
+        'no-judgment'
+        >>> judge('{"pass": true, "score": 0}').outcome
+        <Outcome.PASS: 'PASS'>
+        >>> judge('{"score": "high"}', negate=True).outcome
+        <Outcome.GRADER_ERROR: 'GRADER_ERROR'>
+    """
+    resolved = policy_for(threshold, policy)
+    has_threshold = threshold is not None or policy is not None
+    negate = _check_flag("negate", negate)
+    extract = _check_flag("extract", extract)
+    numeric_strings = _check_flag("numeric_strings", numeric_strings)
+    spellings = _check_spellings(verdict_spellings)
+    if max_bytes != DEFAULT_MAX_BYTES:
+        _check_max_bytes(max_bytes)
+    limit = resolved.threshold if has_threshold else None
+    members: dict[object, object] | None = None
+    try:
+        members = _read_members(raw_or_mapping, resolved, extract, max_bytes)
+        outcome, code, message, grader_pass, score = _judge_members(
+            members, resolved, has_threshold, numeric_strings, spellings
+        )
+    except InvalidEvidence as exc:
+        return Judgment(
+            Outcome.GRADER_ERROR,
+            code=exc.code,
+            message=exc.message + (_NOT_NEGATED if negate else ""),
+            grader_pass=None,
+            score=None,
+            members=members,
+            negated=negate,
+            threshold=limit,
+            policy=resolved,
+            pos=exc.pos,
+            lineno=exc.lineno,
+            colno=exc.colno,
+        )
+    except Exception as exc:  # fail closed: a defect here must not release
+        return Judgment(
+            Outcome.GRADER_ERROR,
+            code="internal-error",
+            message=f"unexpected {type(exc).__name__} in scorecontract; please report it",
+            grader_pass=None,
+            score=None,
+            members=members,
+            negated=negate,
+            threshold=limit,
+            policy=resolved,
+        )
+    if negate:
+        # Negation applies to a judgment, and only once one exists.
+        if outcome is Outcome.PASS:
+            outcome, message = Outcome.FAIL, message + "; negated: FAIL"
+        elif outcome is Outcome.FAIL:
+            outcome, message = Outcome.PASS, message + "; negated: PASS"
+        else:
+            message += _NOT_NEGATED
+    return Judgment(
+        outcome,
+        code=code,
+        message=message,
+        grader_pass=grader_pass,
+        score=score,
+        members=members,
+        negated=negate,
+        threshold=limit,
+        policy=resolved,
+    )
+
+
+_NOT_NEGATED = "; negation does not apply to a grader error"
