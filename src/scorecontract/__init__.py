@@ -14,12 +14,14 @@ __all__ = [
     "ScoreContractError",
     "Verdict",
     "__version__",
+    "authenticate",
     "decide",
     "dumps",
     "evaluate",
     "load_policy",
     "loads",
     "report",
+    "sign",
 ]
 
 __version__ = "0.1.0"
@@ -31,4 +33,5 @@ from ._evaluate import Decision, evaluate, loads
 from ._policy import Policy
 from ._policy_file import load_policy
 from ._report import Report, report
+from ._sign import authenticate, sign
 from ._verdict import Verdict

@@ -41,6 +41,9 @@ def register(commands: Any, epilog: str) -> None:
         help="largest evidence accepted, in bytes (default 1 MiB)",
     )
     _add_output_options(check)
+    from ._cli_provenance import add_provenance_arguments
+
+    add_provenance_arguments(check)
     check.set_defaults(run=_run_check)
 
 
@@ -77,11 +80,14 @@ def _read(path: str, max_bytes: int) -> bytes:
 
 
 def _run_check(args: argparse.Namespace) -> int:
+    from ._cli_provenance import Provenance
     from ._evaluate import Decision, evaluate
 
     policy = policy_from_args(args)
     if args.max_bytes < 1:
         raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
+    # Configuration first (exit 2): the candidate, the run id, the key.
+    provenance = Provenance(args, policy)
     evidence: bytes | None
     try:
         evidence = _read(args.path, args.max_bytes)
@@ -90,11 +96,22 @@ def _run_check(args: argparse.Namespace) -> int:
         evidence = None
         decision = Decision(Verdict.INVALID, exc.code, exc.message, None, policy)
     else:
-        decision = evaluate(evidence, policy=policy, max_bytes=args.max_bytes)
-    return _deliver(args, decision, evidence)
+        # Authenticate the exact bytes read, then judge those same bytes.
+        forged = provenance.authenticate(evidence)
+        if forged is not None:
+            decision = Decision.invalid(forged, policy)
+        else:
+            decision = evaluate(
+                evidence, policy=policy, max_bytes=args.max_bytes,
+                candidate=provenance.candidate, run_id=provenance.run_id,
+            )
+    return _deliver(args, decision, evidence, provenance.receipt_section(evidence))
 
 
-def _deliver(args: argparse.Namespace, decision: Decision, evidence: bytes | None) -> int:
+def _deliver(
+    args: argparse.Namespace, decision: Decision, evidence: bytes | None,
+    provenance: dict[str, object] | None = None,
+) -> int:
     """Keep the evidence, write the receipt, print the result line.
 
     A receipt or a kept copy that cannot be written exits 2, whatever the
@@ -106,6 +123,8 @@ def _deliver(args: argparse.Namespace, decision: Decision, evidence: bytes | Non
     from ._cli import EXIT_USAGE, emit
 
     receipt = check_receipt(decision, path=args.path, evidence=evidence)
+    if provenance is not None:
+        receipt["provenance"] = provenance
     problems = []
     if args.keep_evidence is not None and evidence is not None:
         from ._keep import keep_evidence
