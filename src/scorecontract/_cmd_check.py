@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from ._cli_provenance import Provenance
     from ._evaluate import Decision
 
 __all__ = ["register"]
@@ -105,12 +106,12 @@ def _run_check(args: argparse.Namespace) -> int:
                 evidence, policy=policy, max_bytes=args.max_bytes,
                 candidate=provenance.candidate, run_id=provenance.run_id,
             )
-    return _deliver(args, decision, evidence, provenance.receipt_section(evidence))
+    return _deliver(args, decision, evidence, provenance)
 
 
 def _deliver(
     args: argparse.Namespace, decision: Decision, evidence: bytes | None,
-    provenance: dict[str, object] | None = None,
+    provenance: Provenance | None = None,
 ) -> int:
     """Keep the evidence, write the receipt, print the result line.
 
@@ -124,7 +125,8 @@ def _deliver(
 
     receipt = check_receipt(decision, path=args.path, evidence=evidence)
     if provenance is not None:
-        receipt["provenance"] = provenance
+        # Built only with the receipt: it reads the evidence once more.
+        receipt["provenance"] = provenance.receipt_section(evidence)
     problems = []
     if args.keep_evidence is not None and evidence is not None:
         from ._keep import keep_evidence
