@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Every file in examples/ is exercised: the workflow and the Python caller.
 
-(examples/release.sh has its own end-to-end test, test_release.py.)
+(examples/release.sh and release_signed.sh have their own end-to-end tests,
+test_release.py and test_release_signed.py.)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ CALLER = EXAMPLES / "python_caller.py"
 def test_every_example_is_exercised():
     # A new example needs a test here (or in test_release.py).
     assert sorted(p.name for p in EXAMPLES.iterdir()) == [
-        "github-workflow.yml", "python_caller.py", "release.sh",
+        "github-workflow.yml", "python_caller.py", "release.sh", "release_signed.sh",
     ]
 
 

@@ -59,7 +59,7 @@ STDLIB_NEWER = frozenset({"tomllib"})
 # record, must not load: they are imported lazily, inside the functions
 # that need them (SPEC section 9; the vendoring bar of tomli and packaging).
 NOT_AT_IMPORT = (
-    "argparse", "dataclasses", "decimal", "fractions", "hashlib", "inspect",
+    "argparse", "dataclasses", "decimal", "fractions", "hashlib", "hmac", "inspect",
     "logging", "numbers", "pathlib", "shutil", "subprocess", "tempfile",
     "threading", "tomllib", "typing", "typing_extensions", "xml",
 )

@@ -138,7 +138,7 @@ def test_all_is_sorted_and_is_the_public_dir():
 
 
 @pytest.mark.parametrize(
-    "module", ["_policy", "_policy_file", "_dumps", "_cli_policy"]
+    "module", ["_policy", "_policy_file", "_dumps", "_cli_policy", "_sign", "_provenance"]
 )
 def test_docstring_examples_run(module):
     import importlib
@@ -146,5 +146,5 @@ def test_docstring_examples_run(module):
     imported = importlib.import_module(f"scorecontract.{module}")
     failed, attempted = doctest.testmod(imported, optionflags=doctest.ELLIPSIS)
     assert failed == 0
-    if module in ("_policy", "_dumps") and sys.flags.optimize < 2:  # -OO strips docstrings
+    if module in ("_policy", "_dumps", "_sign") and sys.flags.optimize < 2:  # -OO strips docstrings
         assert attempted > 0

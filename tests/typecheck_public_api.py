@@ -34,6 +34,10 @@ def check_signatures() -> None:
     assert_type(evaluate(b'{"score": 0.9}'), Decision)
     assert_type(evaluate('{"score": 0.9}', policy=Policy(0.5, exact=True)), Decision)
     assert_type(loads(b"{}"), object)
+    assert_type(evaluate(b"{}", candidate="m-1", run_id="r-1"), Decision)
+    assert_type(scorecontract.sign(b"{}", key=b"0123456789abcdef"), str)
+    assert_type(scorecontract.authenticate(b"{}", signature="{}", key=b"0123456789abcdef"), str)
+    assert_type(Policy(require_candidate=True).require_candidate, bool)
     assert_type(scorecontract.__version__, str)
 
 

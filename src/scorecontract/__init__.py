@@ -16,6 +16,7 @@ __all__ = [
     "ScoreContractError",
     "Verdict",
     "__version__",
+    "authenticate",
     "decide",
     "dumps",
     "evaluate",
@@ -24,6 +25,7 @@ __all__ = [
     "load_policy",
     "loads",
     "report",
+    "sign",
 ]
 
 __version__ = "0.1.0"
@@ -37,4 +39,5 @@ from ._judgment import Judgment, Outcome, judge
 from ._policy import Policy
 from ._policy_file import load_policy
 from ._report import Report, report
+from ._sign import authenticate, sign
 from ._verdict import Verdict

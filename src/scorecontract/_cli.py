@@ -51,10 +51,11 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
-    from . import _cmd_check, _cmd_demo, _cmd_report
+    from . import _cmd_check, _cmd_demo, _cmd_report, _cmd_sign
 
     _cmd_check.register(commands, _EPILOG)
     _cmd_report.register(commands, _EPILOG)
+    _cmd_sign.register(commands, _EPILOG)
     _cmd_demo.register(commands, _EPILOG)
     return parser
 

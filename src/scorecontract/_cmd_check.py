@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from ._cli_provenance import Provenance
     from ._evaluate import Decision
     from ._judgment import Judgment
 
@@ -46,6 +47,10 @@ def register(commands: Any, epilog: str) -> None:
     from ._cmd_judgment import add_arguments
 
     add_arguments(check)  # --contract, --negate, --extract
+
+    from ._cli_provenance import add_provenance_arguments
+
+    add_provenance_arguments(check)
     check.set_defaults(run=_run_check)
 
 
@@ -82,6 +87,7 @@ def _read(path: str, max_bytes: int) -> bytes:
 
 
 def _run_check(args: argparse.Namespace) -> int:
+    from ._cli_provenance import Provenance
     from ._evaluate import Decision, evaluate
     from ._cmd_judgment import refuse_judgment_options, run_judgment_check
 
@@ -91,6 +97,8 @@ def _run_check(args: argparse.Namespace) -> int:
     policy = policy_from_args(args)
     if args.max_bytes < 1:
         raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
+    # Configuration first (exit 2): the candidate, the run id, the key.
+    provenance = Provenance(args, policy)
     evidence: bytes | None
     try:
         evidence = _read(args.path, args.max_bytes)
@@ -99,12 +107,23 @@ def _run_check(args: argparse.Namespace) -> int:
         evidence = None
         decision = Decision(Verdict.INVALID, exc.code, exc.message, None, policy)
     else:
-        decision = evaluate(evidence, policy=policy, max_bytes=args.max_bytes)
-    return _deliver(args, decision, evidence)
+        # Authenticate the exact bytes read, then judge those same bytes.
+        forged = provenance.authenticate(evidence)
+        if forged is not None:
+            decision = Decision.invalid(forged, policy)
+        else:
+            decision = evaluate(
+                evidence, policy=policy, max_bytes=args.max_bytes,
+                candidate=provenance.candidate, run_id=provenance.run_id,
+            )
+    return _deliver(args, decision, evidence, provenance)
 
 
 def _deliver(
-    args: argparse.Namespace, decision: Decision | Judgment, evidence: bytes | None
+    args: argparse.Namespace,
+    decision: Decision | Judgment,
+    evidence: bytes | None,
+    provenance: Provenance | None = None,
 ) -> int:
     """Keep the evidence, write the receipt, print the result line.
 
@@ -122,6 +141,9 @@ def _deliver(
         emit(result_line(decision.as_dict(), format="text"))
         return decision.verdict.exit_code
     receipt = check_receipt(decision, path=args.path, evidence=evidence)
+    if provenance is not None:
+        # Built only with the receipt: it reads the evidence once more.
+        receipt["provenance"] = provenance.receipt_section(evidence)
     problems = []
     if args.keep_evidence is not None and evidence is not None:
         from ._keep import keep_evidence

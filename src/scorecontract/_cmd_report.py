@@ -61,6 +61,11 @@ def register(commands: Any, epilog: str) -> None:
         help="with --metric pass-rate, the lowest passing share of trials (default 1)",
     )
     gate.add_argument(
+        "--candidate",
+        metavar="ID",
+        help='require "candidate": ID, exactly, on every line; another is an invalid observation',
+    )
+    gate.add_argument(
         "--review-owner",
         metavar="NAME",
         help="who reviews missing evidence: the report is REVIEW (exit 4) instead of INVALID",
@@ -112,6 +117,7 @@ def _policy(args: argparse.Namespace) -> Policy:
         version=policy.version,
         exact=policy.exact,
         review_owner=args.review_owner,
+        require_candidate=policy.require_candidate,
     )
 
 
@@ -154,6 +160,7 @@ def _run_report(args: argparse.Namespace) -> int:
         min_pass_rate=_min_pass_rate(args.min_pass_rate),  # type: ignore[arg-type]  # validated inside
         max_line_bytes=max_line_bytes,
         max_listed=max_listed,
+        candidate=args.candidate,
     )
     shown = None if args.path == "-" else args.path
     emit(render(result, args.format, shown))

@@ -58,6 +58,17 @@ REASONS = {
     "unusable-score": "the judgment's score is present but not a finite number in range",
     "no-judgment": "the judgment has neither a verdict nor a score",
     "no-score-for-threshold": '"pass": true with a threshold set but no score to compare',
+    # Provenance: the evidence names the candidate and run it judges, and is
+    # authenticated by a detached HMAC-SHA256 signature.
+    "missing-candidate": "the evidence has no \"candidate\" member, and the gate requires one",
+    "candidate-mismatch": "the evidence's candidate is not a string, or not exactly the required one",
+    "missing-run-id": "the evidence has no \"run_id\" member, and the gate pins one",
+    "run-id-mismatch": "the evidence's run_id is not a string, or not exactly the pinned one (a replayed file)",
+    "missing-signature": "the signature file does not exist",
+    "signature-unreadable": "the signature file cannot be read (a directory, no permission, ...)",
+    "bad-signature": "the signature file is not a strict hmac-sha256 signature object (truncated, bad hex, ...)",
+    "key-id-mismatch": "the signature names another key than the gate's",
+    "signature-mismatch": "the HMAC does not match the evidence bytes: they are not the bytes that were signed",
     # Last resort: a defect in this library, never a PASS.
     "internal-error": "an unexpected error inside scorecontract",
     # Configuration errors (PolicyError; the command line exits 2).
@@ -70,6 +81,9 @@ REASONS = {
     "unknown-policy-key": "the policy file has a key the format does not define (a typo such as treshold)",
     "missing-policy-key": "the policy file lacks a required key (version, threshold, exact)",
     "no-population": "a report was asked for without a declared population (--scheduled or --manifest)",
+    "candidate-required": "the policy requires the candidate (require_candidate) and none was given (--candidate)",
+    "bad-key": "the signing key is missing, empty, under 16 bytes, or not a regular file",
+    "key-too-open": "the key file can be read or written by group or others (chmod 600)",
     "bad-population": "the declared population is unusable (not a positive count, a bad or duplicated manifest id)",
 }
 

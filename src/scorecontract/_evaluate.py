@@ -15,6 +15,7 @@ from ._describe import describe_value, format_number
 from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import _default, policy_for
+from ._provenance import check_binding, envelope_score
 from ._record import score_of_record
 from ._score import score_problem
 from ._strict_json import parse_json
@@ -250,6 +251,8 @@ def evaluate(
     threshold: object = None,
     policy: Policy | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    candidate: str | None = None,
+    run_id: str | None = None,
 ) -> Decision:
     """Run the whole contract on the evidence *raw* and return a ``Decision``.
 
@@ -263,6 +266,17 @@ def evaluate(
     *threshold* (default 0.8), *policy* and *max_bytes* are configuration;
     bad values raise ``PolicyError``.
 
+    *candidate*, a non-empty string, binds the evidence to the candidate it
+    judges: the record must then be the envelope ``{"candidate": ...,
+    "run_id": ..., "score": ...}`` (``run_id`` optional) whose candidate
+    is exactly *candidate*, else INVALID ``missing-candidate`` or
+    ``candidate-mismatch``.  *run_id* (only with *candidate*) pins the run
+    the same way (``missing-run-id``, ``run-id-mismatch``), so an older
+    file for the same candidate cannot be replayed.  Without *candidate*
+    the record is ``{"score": <number>}`` and an envelope is INVALID
+    ``unexpected-member``.  A policy with ``require_candidate`` raises
+    ``PolicyError`` (``candidate-required``) when *candidate* is None.
+
         >>> evaluate(b'{"score": 0.9}').verdict
         <Verdict.PASS: 'PASS'>
         >>> d = evaluate('{"score": 1e400}')
@@ -275,8 +289,13 @@ def evaluate(
         policy = policy_for(threshold, policy)
     if max_bytes != DEFAULT_MAX_BYTES:
         _check_max_bytes(max_bytes)
+    bound = candidate is not None or run_id is not None or policy._require_candidate
+    if bound:
+        check_binding(candidate, run_id, policy)
     try:
-        score: object = None if policy._exact else _fast_path_score(raw, max_bytes)
+        # The fast path knows only the plain record; an envelope takes the
+        # full path.
+        score: object = None if policy._exact or bound else _fast_path_score(raw, max_bytes)
         if score is not None:
             low, high, limit = policy._bounds
             # An int or float from the fast path inside the (finite) bounds
@@ -286,9 +305,11 @@ def evaluate(
                     return Decision(_PASS, "meets-threshold", None, score, policy)  # type: ignore[arg-type]
                 return Decision(_FAIL, "below-threshold", None, score, policy)  # type: ignore[arg-type]
         else:
-            score = score_of_record(
-                parse_json(decode_evidence(raw, max_bytes), exact=policy._exact)
-            )
+            record = parse_json(decode_evidence(raw, max_bytes), exact=policy._exact)
+            if bound:
+                score = envelope_score(record, candidate, run_id)  # type: ignore[arg-type]  # checked
+            else:
+                score = score_of_record(record)
         problem = score_problem(score, policy)
         if problem is None:
             if meets_threshold(score, policy):  # type: ignore[arg-type]

@@ -107,7 +107,7 @@ class Policy:
     """The rules a score is judged by.
 
     ``Policy(threshold=0.8, *, minimum=0, maximum=1, version="default",
-    exact=False)``
+    exact=False, review_owner=None, require_candidate=False)``
 
     *threshold* is the lowest passing score: ``score >= threshold`` is PASS.
     *minimum* and *maximum* are the closed bounds of a valid score.  Each is
@@ -129,6 +129,12 @@ class Policy:
     answers for a report that lacks evidence: such a report is REVIEW
     instead of INVALID.  REVIEW never releases (SPEC section 6).
 
+    *require_candidate*, true or false (default), makes the candidate a
+    required part of every gate that applies the policy: ``evaluate()`` and
+    ``report()`` without ``candidate=`` (``check`` and ``report`` without
+    ``--candidate``) raise ``PolicyError`` (code ``candidate-required``)
+    instead of judging evidence that is not bound to a candidate.
+
     A bad value raises ``PolicyError`` with the code ``bad-threshold``,
     ``bad-bounds``, ``bad-version`` or ``bad-policy``.  Policies are
     immutable and compare equal when all fields are equal.
@@ -142,7 +148,8 @@ class Policy:
     """
 
     __slots__ = (
-        "_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds", "_review_owner"
+        "_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds", "_review_owner",
+        "_require_candidate",
     )
 
     if TYPE_CHECKING:
@@ -153,6 +160,7 @@ class Policy:
         _exact: bool
         _bounds: tuple[Number, Number, Number]
         _review_owner: str | None
+        _require_candidate: bool
 
     def __init__(
         self,
@@ -163,9 +171,14 @@ class Policy:
         version: str = DEFAULT_VERSION,
         exact: bool = False,
         review_owner: str | None = None,
+        require_candidate: bool = False,
     ) -> None:
         if type(exact) is not bool:
             raise PolicyError("bad-policy", f"exact must be true or false, not {describe_value(exact)}")
+        if type(require_candidate) is not bool:
+            raise PolicyError(
+                "bad-policy", f"require_candidate must be true or false, not {describe_value(require_candidate)}"
+            )
         _check_label("version", version, "bad-version")
         if review_owner is not None:
             _check_label("review_owner", review_owner, "bad-policy")
@@ -195,6 +208,7 @@ class Policy:
         self._exact = exact
         self._bounds = bounds
         self._review_owner = review_owner
+        self._require_candidate = require_candidate
 
     @property
     def threshold(self) -> Number:
@@ -226,12 +240,17 @@ class Policy:
         """Who reviews a report that lacks evidence, or None."""
         return self._review_owner
 
+    @property
+    def require_candidate(self) -> bool:
+        """Whether every gate applying the policy must be given the candidate."""
+        return self._require_candidate
+
     def as_dict(self) -> dict[str, object]:
         """Return the policy as the JSON object a policy file holds.
 
         The keys are those of a policy file (``version``, ``threshold``,
-        ``min``, ``max``, ``exact``, and ``review_owner`` when one is
-        named), so decision records and receipts name the version, and
+        ``min``, ``max``, ``exact``, ``review_owner`` when one is named,
+        and ``require_candidate`` when it is true), so decision records and receipts name the version, and
         ``load_policy`` reads the dict back as an equal policy.  Numbers are
         returned as given: an exact policy may hold ``decimal.Decimal``
         values, which ``json.dumps`` cannot write.
@@ -245,10 +264,15 @@ class Policy:
         }
         if self._review_owner is not None:
             result["review_owner"] = self._review_owner
+        if self._require_candidate:
+            result["require_candidate"] = True
         return result
 
     def _key(self) -> tuple[object, ...]:
-        return (type(self._threshold), self._bounds, self._version, self._exact, self._review_owner)
+        return (
+            type(self._threshold), self._bounds, self._version, self._exact, self._review_owner,
+            self._require_candidate,
+        )
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Policy:
@@ -262,7 +286,7 @@ class Policy:
         return (
             f"Policy(threshold={self._threshold!r}, minimum={self._minimum!r}, "
             f"maximum={self._maximum!r}, version={self._version!r}, exact={self._exact!r}, "
-            f"review_owner={self._review_owner!r})"
+            f"review_owner={self._review_owner!r}, require_candidate={self._require_candidate!r})"
         )
 
 

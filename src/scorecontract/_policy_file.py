@@ -46,6 +46,7 @@ POLICY_KEYS: dict[str, tuple[str, Converter, bool]] = {
     "min": ("minimum", _as_given, False),
     "max": ("maximum", _as_given, False),
     "review_owner": ("review_owner", _as_given, False),
+    "require_candidate": ("require_candidate", _as_given, False),
 }
 
 

@@ -208,7 +208,8 @@ class Report:
       ``missing_not_listed`` for the rest;
     - ``sha256`` and ``size``: of the whole input, every byte read;
     - ``population_sha256``: of the manifest's ids, or None;
-    - ``policy``: the ``Policy`` applied.
+    - ``policy``: the ``Policy`` applied;
+    - ``candidate``: the candidate every line had to name, or None.
 
     Like a ``Verdict``, a report has no truth value.
     """
@@ -238,6 +239,7 @@ class Report:
         size: int
         population_sha256: str | None
         policy: Policy
+        candidate: str | None
         _trials: dict[str, int | None]
         _failed_scores: dict[str, object]
         _first_invalid: dict[str, tuple[str, str]]
@@ -311,6 +313,7 @@ class Report:
             "missing_not_listed": self.missing_not_listed,
             "review_owner": self.policy.review_owner,
             "policy": self.policy.as_dict(),
+            "candidate": self.candidate,
             "input": {"sha256": self.sha256, "bytes": self.size},
             "population": {"scheduled": self.scheduled, "manifest_sha256": self.population_sha256},
         }
@@ -415,7 +418,11 @@ def _check_options(metric: object, min_pass_rate: object, max_line_bytes: object
 class _Tally:
     """The streaming state: counts, the exact sum, and per-trial evidence."""
 
-    def __init__(self, scheduled: int, ids: list[str] | None, policy: Policy, max_listed: int | None) -> None:
+    def __init__(
+        self, scheduled: int, ids: list[str] | None, policy: Policy, max_listed: int | None,
+        candidate: str | None = None,
+    ) -> None:
+        self.candidate = candidate
         self.scheduled = scheduled
         self.fixed = ids is not None
         self.trials: dict[str, int | None] = dict.fromkeys(ids) if ids is not None else {}
@@ -437,7 +444,7 @@ class _Tally:
 
     def add(self, line: int, raw: bytes, max_line_bytes: int) -> None:
         self.observed += 1
-        trial_id, verdict, code, message, score = read_trial(raw, self.policy, max_line_bytes)
+        trial_id, verdict, code, message, score = read_trial(raw, self.policy, max_line_bytes, self.candidate)
         self._add(line, trial_id, verdict, code, message, score)
 
     def add_invalid(self, line: int, code: str, message: str) -> None:
@@ -576,6 +583,7 @@ class _Tally:
             size=self.size,
             population_sha256=population_sha256,
             policy=policy,
+            candidate=self.candidate,
             _trials=self.trials,
             _failed_scores=self.failed_scores,
             _first_invalid=self.first_invalid,
@@ -639,6 +647,7 @@ def report(
     min_pass_rate: Number = 1,
     max_line_bytes: int = DEFAULT_MAX_BYTES,
     max_listed: int | None = DEFAULT_MAX_LISTED,
+    candidate: str | None = None,
 ) -> Report:
     """Gate a JSON Lines file of trial records and return a ``Report``.
 
@@ -676,6 +685,12 @@ def report(
     reruns and missing trials are kept in detail (None keeps them all);
     the counts always cover everything.
 
+    *candidate*, a non-empty string, must then be every line's
+    ``"candidate"`` member, exactly: a line without it, or for another
+    candidate, is an invalid observation (``missing-candidate``,
+    ``candidate-mismatch``).  A policy with ``require_candidate`` raises
+    ``PolicyError`` (``candidate-required``) without it.
+
         >>> r = report(b'{"trial_id": "a", "score": 0.9}\\n{"trial_id": "b", "score": NaN}\\n',
         ...            scheduled=2)
         >>> r.verdict, r.valid, r.invalid, r.missing
@@ -683,10 +698,13 @@ def report(
     """
     import hashlib
 
+    from ._provenance import check_binding
+
     policy = policy_for(threshold, policy)
+    check_binding(candidate, None, policy)
     _check_options(metric, min_pass_rate, max_line_bytes, max_listed)
     count, ids, population_sha256 = _population(scheduled, manifest)
-    tally = _Tally(count, ids, policy, max_listed)
+    tally = _Tally(count, ids, policy, max_listed, candidate)
     digest = hashlib.sha256()
     failure: tuple[str, str] | None = None
     path = ""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ._decide import decide_with_reason
 from ._encoding import decode_evidence
 from ._errors import InvalidEvidence
+from ._provenance import member_problem
 from ._record import _json_kind
 from ._strict_json import parse_json
 from ._verdict import Verdict
@@ -48,8 +49,12 @@ def _describe_id(value: object) -> str:
     return _json_kind(value) if type(value) is not dict else "an object"
 
 
-def read_trial(line: bytes, policy: Policy, max_bytes: int) -> Observation:
+def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | None = None) -> Observation:
     """Return ``(trial_id, verdict, code, message, score)`` for one line.
+
+    With *candidate*, the record's ``"candidate"`` member must be exactly
+    that string (``missing-candidate``, ``candidate-mismatch``), checked
+    after the trial id so the report can say which trial it was.
 
     *line* is the line's bytes without its ``\\n``.  The verdict is PASS or
     FAIL for valid evidence (with its score), INVALID otherwise; for invalid
@@ -73,6 +78,10 @@ def read_trial(line: bytes, policy: Policy, max_bytes: int) -> Observation:
         if problem is not None:
             return (None, Verdict.INVALID, problem[0], problem[1], None)
         trial_id: str = value["trial_id"]
+        if candidate is not None:
+            problem = member_problem(value, "candidate", candidate)
+            if problem is not None:
+                return (trial_id, Verdict.INVALID, problem[0], problem[1], None)
         if "score" not in value:
             return (trial_id, Verdict.INVALID, "missing-member", 'the trial record has no "score" member', None)
         score = value["score"]
