@@ -643,6 +643,8 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
     fixed, scheduled = tally.fixed, tally.scheduled
     slow = tally.add
     line = valid = passed = ignored = 0
+    PASS, FAIL, INVALID = _PASS, _FAIL, _INVALID  # noqa: N806  (locals: the loop is hot)
+    hand_over = False
     carry = b""
     overlong = -1  # bytes so far of a line over max_line_bytes, or -1
     try:
@@ -701,12 +703,24 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
                     continue
                 trial_id = trial_id.decode("ascii")
                 state = get(trial_id, -1)
-                if state is None or (state == -1 and not fixed and len(trials) < scheduled):
-                    pass  # the trial's first observation
-                elif state == -1 or (state & 3 != _INVALID and room):
-                    # Not in the population, or a rerun that is listed: what
-                    # read_trial would say, but for the message, which _add
-                    # writes for both.
+                if state is None:
+                    pass  # a manifest's trial, first observed
+                elif state == -1:
+                    if fixed or len(trials) >= scheduled:
+                        hand_over = True  # not in the population
+                    else:
+                        hand_over = False  # a new trial under a bare count
+                elif state & 3 != INVALID:
+                    if not room:
+                        ignored += 1  # a rerun: no rerun-until-pass
+                        continue
+                    hand_over = True  # a rerun that is listed
+                else:
+                    del first_invalid[trial_id]  # an invalid attempt, now rerun validly
+                if hand_over:
+                    # What read_trial would give, but for the message, which
+                    # _add writes for both cases.
+                    hand_over = False
                     tally.observed += 1
                     if score >= limit:
                         tally._add(line, trial_id, Verdict.PASS, "meets-threshold", "", score)
@@ -714,17 +728,12 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
                         tally._add(line, trial_id, Verdict.FAIL, "below-threshold", "", score)
                     room = max_listed is None or len(ignored_list) < max_listed
                     continue
-                elif state & 3 != _INVALID:
-                    ignored += 1  # no rerun-until-pass
-                    continue
-                else:
-                    del first_invalid[trial_id]  # an invalid attempt, now rerun validly
                 valid += 1
                 if score >= limit:
                     passed += 1
-                    trials[trial_id] = line << 2 | _PASS
+                    trials[trial_id] = line << 2 | PASS
                 else:
-                    trials[trial_id] = line << 2 | _FAIL
+                    trials[trial_id] = line << 2 | FAIL
                     failed_scores[trial_id] = score
                 score_counts[score] = count_of(score, 0) + 1
     finally:
