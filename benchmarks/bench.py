@@ -4,6 +4,8 @@
     python benchmarks/bench.py            # everything
     python benchmarks/bench.py --quick    # fewer rounds, 100k-line report only
 
+The report section is ``benchmarks/report_bench.py``, also runnable alone.
+
 Standard library only (timeit, tracemalloc, resource, subprocess).  Every
 figure is a median over interleaved rounds, and every table gives ratios to
 the baseline measured in the same run: absolute times depend on the machine,
@@ -202,6 +204,10 @@ def main() -> int:
     print("\nimport time of scorecontract modules (python -X importtime, us cumulative)")
     for name, micros in import_time():
         print(f"  {name:40} {micros:8d}")
+    from report_bench import SHAPES, report_section  # beside this script
+
+    sizes = [100_000] if args.quick else [100_000, 1_000_000]
+    print(report_section(sizes, 3 if args.quick else 5, list(SHAPES)))
     return 0
 
 

@@ -424,7 +424,8 @@ def test_a_defect_while_reading_a_line_fails_closed(monkeypatch):
         raise ZeroDivisionError
 
     monkeypatch.setattr(trials, "decide_with_reason", broken)
-    result = report(jsonl(trial("a", "0.9")), scheduled=1)
+    # An extra member keeps the line off the canonical fast path.
+    result = report(jsonl('{"trial_id": "a", "score": 0.9, "seed": 1}'), scheduled=1)
     assert result.verdict is Verdict.INVALID
     assert result.invalid_by_code == {"internal-error": 1}
 

@@ -11,6 +11,8 @@ threshold.
 
 from __future__ import annotations
 
+import re
+
 from ._decide import decide_with_reason
 from ._encoding import decode_evidence
 from ._errors import InvalidEvidence
@@ -27,8 +29,47 @@ if TYPE_CHECKING:
 
     # (trial_id or None, verdict, code, message, score or None)
     Observation = tuple["str | None", Verdict, str, str, "Number | None"]
+    from typing import Callable
 
-__all__ = ["read_trial", "readable_trial_id"]
+    Matcher = Callable[[bytes], "re.Match[bytes] | None"]
+
+__all__ = ["canonical_trial_matchers", "read_trial", "readable_trial_id"]
+
+# The canonical trial line, {"trial_id": "<id>", "score": <number>} in either
+# member order, as an exact grammar over bytes: RFC 8259 whitespace and
+# number syntax, member names without escapes, and an id of printable ASCII
+# without '"' or '\\'.  A line that matches is ASCII, so valid UTF-8 with no
+# BOM, no NUL, no surrogates and no control characters; has two distinct
+# members, so no duplicates; and holds no escapes and no nesting.  Number
+# literals are bounded (20 integer digits, 40 fraction digits, a 3-digit
+# exponent) far below the digit cap, so a longer one takes the full path,
+# which applies the cap.  Everything else -- an escape, a non-ASCII id, an
+# extra member, NaN -- takes the full path; tests/test_report_fast_path.py
+# keeps the two in agreement.
+_WS = r"[ \t\n\r]*"
+_ID = _WS + r'"trial_id"' + _WS + ":" + _WS + r'"([\x20\x21\x23-\x5b\x5d-\x7e]+)"' + _WS
+_SCORE = (
+    _WS + r'"score"' + _WS + ":" + _WS
+    + r"(-?(?:0|[1-9][0-9]{0,19})((?:\.[0-9]{1,40})?(?:[eE][-+]?[0-9]{1,3})?))" + _WS
+)
+_CANONICAL_TRIAL = (
+    _WS + r"\{" + _ID + "," + _SCORE + r"\}" + _WS,
+    _WS + r"\{" + _SCORE + "," + _ID + r"\}" + _WS,
+)
+_matchers: list[tuple[Matcher, Matcher]] = []
+
+
+def canonical_trial_matchers() -> tuple[Matcher, Matcher]:
+    """Return the ``fullmatch`` of the canonical trial line, in each order.
+
+    A match's groups are ``(trial_id, number, fraction_and_exponent)`` for
+    the id-first order, ``(number, fraction_and_exponent, trial_id)`` for the
+    score-first order; an empty *fraction_and_exponent* means an int.
+    """
+    if not _matchers:
+        first, second = (re.compile(pattern.encode("ascii")) for pattern in _CANONICAL_TRIAL)
+        _matchers.append((first.fullmatch, second.fullmatch))
+    return _matchers[0]
 
 
 def _trial_id_problem(value: object) -> tuple[str, str] | None:
