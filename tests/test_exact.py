@@ -158,3 +158,36 @@ def test_cli_bad_threshold_in_a_fresh_interpreter(just_below, threshold):
     assert result.returncode == 2
     assert result.stdout == b""
     assert result.stderr.count(b"\n") == 1 and b"Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "literal, code",
+    [
+        ("1e-1000", None),
+        ("1e-1001", "too-many-digits"),
+        ("1e-999999999", "too-many-digits"),
+        ("1e-99999999999", "too-many-digits"),
+        ("1e1001", "too-many-digits"),
+        ("1e1000", None),
+    ],
+)
+def test_exact_mode_bounds_the_exponent(literal, code):
+    # A billion-place expansion would make a report's exact sum take
+    # seconds, and a larger one raise MemoryError; no score needs it.
+    from scorecontract import InvalidEvidence, loads
+
+    if code is None:
+        assert type(loads(literal, exact=True)).__name__ == "Decimal"
+    else:
+        with pytest.raises(InvalidEvidence) as info:
+            loads(literal, exact=True)
+        assert info.value.code == code
+
+
+def test_report_with_a_tiny_exact_score_stays_invalid_and_quick():
+    from scorecontract import Policy, Verdict, report
+
+    data = b'{"trial_id": "a", "score": 1e-99999999999}\n{"trial_id": "b", "score": 0.9}\n'
+    result = report(data, scheduled=2, policy=Policy(exact=True))
+    assert result.verdict is Verdict.INVALID
+    assert result.invalid == 1

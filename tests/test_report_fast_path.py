@@ -27,6 +27,7 @@ from scorecontract import Policy, report
 from scorecontract._report import _Tally, _stream_lines
 from scorecontract._report_output import FORMATS, junit_xml_bytes, render
 from scorecontract._trials import canonical_trial_matchers, read_trial
+from scorecontract._strict_json import MAX_DECIMAL_EXPONENT
 from scorecontract._verdict import Verdict
 
 IDS = ["t-000123", "t-1", "a", "x y", "~!#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}", "t-2", "t-3"]
@@ -36,6 +37,8 @@ NUMBERS = [
     "-1e-400", "5e-324", "2.5e-1", "0.12345678901234567890123456789012345678901",
     "0." + "1" * 40, "0." + "1" * 41, "1" + "0" * 19, "1" + "0" * 20, "1" * 21,
     "1e999", "1e1000", "1e-999", "1e-1000", "1.5", "2", "-1", "1e400", "-1e400",
+    # Past the exact decoder's exponent bound, though the grammar admits them.
+    "0." + "0" * 39 + "1e-999", "0.01e-999", "0.1e-999",
 ]
 BAD_NUMBERS = [
     "NaN", "Infinity", "-Infinity", "true", "false", "null", '"0.9"', "01", "-", "1.",
@@ -177,6 +180,8 @@ def fast_path_takes(line: bytes, policy: Policy) -> bool:
         number, fraction, _ = match.groups()
     if policy.exact:
         score: object = Decimal(number.decode()) if fraction else int(number)
+        if type(score) is Decimal and abs(score.adjusted()) > MAX_DECIMAL_EXPONENT:
+            return False  # the exact decoder refuses it: full path
     else:
         score = float(number) if fraction else int(number)
     low, high, _ = policy._bounds

@@ -36,7 +36,7 @@ REASONS = {
     "syntax": "the evidence is not RFC 8259 JSON",
     "trailing-data": "there is data after the JSON value",
     "non-standard-constant": "NaN, Infinity or -Infinity, which JSON does not have",
-    "too-many-digits": "a number literal has absurdly many digits",
+    "too-many-digits": "a number literal has absurdly many digits (or, in exact mode, an exponent beyond +-1000)",
     "too-deep": "arrays or objects are nested too deeply",
     "duplicate-member": "an object names the same member twice",
     # Record shape.

@@ -23,6 +23,7 @@ from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import _to_decimal, policy_for
 from ._describe import describe_value, format_number
+from ._strict_json import MAX_DECIMAL_EXPONENT
 from ._trials import canonical_trial_matchers, read_trial
 from ._verdict import Verdict
 
@@ -642,8 +643,13 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
     if policy._exact:
         from decimal import Decimal
 
+        beyond = high + 1  # fails the range check below: the full path decides
+
         def to_fraction(token: bytes) -> Number:
-            return Decimal(token.decode("ascii"))
+            value = Decimal(token.decode("ascii"))
+            # The strict decoder refuses an exponent past MAX_DECIMAL_EXPONENT
+            # (too-many-digits); such a line must reach it, not be counted.
+            return value if abs(value.adjusted()) <= MAX_DECIMAL_EXPONENT else beyond
 
         convert: Callable[[bytes], Number] = to_fraction
     else:

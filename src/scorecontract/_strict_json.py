@@ -29,12 +29,17 @@ import re
 from ._encoding import find_surrogate
 from ._errors import InvalidEvidence, invalid_at
 
-__all__ = ["MAX_DEPTH", "MAX_NUMBER_LENGTH", "parse_json"]
+__all__ = ["MAX_DECIMAL_EXPONENT", "MAX_DEPTH", "MAX_NUMBER_LENGTH", "parse_json"]
 
 # 640 is the smallest limit sys.set_int_max_str_digits() accepts, so no
 # literal we convert can trip the interpreter's own limit (Python 3.11+),
 # and 10**400 still reaches the range check as an integer.
 MAX_NUMBER_LENGTH = 640
+# Exact mode keeps a number's whole decimal expansion, and arithmetic on it
+# (a report's exact sum) costs time and memory in proportion to the
+# exponent: 1e-999999999 is a short literal with a billion-digit sum.  No
+# score needs more than this many places either side of the point.
+MAX_DECIMAL_EXPONENT = 1000
 MAX_DEPTH = 128
 
 # RFC 8259 section 2: insignificant whitespace is exactly these four.
@@ -92,10 +97,11 @@ def _parse_decimal(token: str) -> object:
         value = Decimal(token)
     except ArithmeticError:
         value = None
-    if value is None or not value.is_finite():
+    if value is None or not value.is_finite() or abs(value.adjusted()) > MAX_DECIMAL_EXPONENT:
         raise InvalidEvidence(
             "too-many-digits",
-            f"number {token[:40]} has an exponent too large for exact decimal comparison",
+            f"number {token[:40]} has an exponent beyond +-{MAX_DECIMAL_EXPONENT}, "
+            "too large for exact decimal comparison",
         )
     return value
 
