@@ -23,6 +23,9 @@ from ._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Callable, Union
+
+    _Matcher = Callable[[Union[str, bytes]], Union["re.Match[str]", "re.Match[bytes]", None]]
     from ._policy import Number, Policy
 
 __all__ = ["Decision", "evaluate", "loads"]
@@ -32,17 +35,18 @@ __all__ = ["Decision", "evaluate", "loads"]
 # matches is ASCII, so valid UTF-8 with no BOM and no surrogates, has one
 # member, so no duplicates, and no nesting.  Everything else takes the full
 # path; a differential test keeps the two in agreement.
+# The number is bounded (20 integer digits, 20 fraction digits, a 3-digit
+# exponent) so a long literal takes the full path and its digit cap.
 _CANONICAL = (
     r"[ \t\n\r]*\{[ \t\n\r]*\"score\"[ \t\n\r]*:[ \t\n\r]*"
-    r"(-?(?:0|[1-9][0-9]*)((?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?))"
+    r"(-?(?:0|[1-9][0-9]{0,19})((?:\.[0-9]{1,20})?(?:[eE][-+]?[0-9]{1,3})?))"
     r"[ \t\n\r]*\}[ \t\n\r]*"
 )
-_canonical: list[tuple[re.Pattern[str], re.Pattern[bytes]]] = []
+# (text fullmatch, bytes fullmatch), compiled on first use: nothing at import.
+_fast_matchers: list[tuple[_Matcher, _Matcher]] = []
 _PASS = Verdict.PASS
 _FAIL = Verdict.FAIL
-# Longer number literals take the full path, which applies the digit cap
-# and the overflow check.
-_FAST_NUMBER_LENGTH = 24
+_new_object = object.__new__
 
 
 class Decision:
@@ -182,32 +186,13 @@ class Decision:
         )
 
 
-def _canonical_patterns() -> tuple[re.Pattern[str], re.Pattern[bytes]]:
-    if not _canonical:
-        _canonical.append(
-            (re.compile(_CANONICAL), re.compile(_CANONICAL.encode("ascii")))
+def _compile_fast_matchers() -> list[tuple[_Matcher, _Matcher]]:
+    """Compile the canonical-record grammar for text and for bytes, once."""
+    if not _fast_matchers:
+        _fast_matchers.append(
+            (re.compile(_CANONICAL).fullmatch, re.compile(_CANONICAL.encode("ascii")).fullmatch)  # type: ignore[arg-type]
         )
-    return _canonical[0]
-
-
-def _fast_path_score(raw: object, max_bytes: int) -> int | float | None:
-    """Return the score of a canonical record, or None to take the full path."""
-    patterns = _canonical or [_canonical_patterns()]
-    match: re.Match[str] | re.Match[bytes] | None
-    # Exact types only: a str or bytes subclass may override what re reads.
-    if type(raw) is bytes and len(raw) <= max_bytes:
-        match = patterns[0][1].fullmatch(raw)
-    elif type(raw) is str and len(raw) <= max_bytes:
-        match = patterns[0][0].fullmatch(raw)
-    else:
-        return None
-    if match is None:
-        return None
-    token = match.group(1)
-    if len(token) > _FAST_NUMBER_LENGTH:
-        return None
-    # float() and int() take the ASCII bytes as they take text.
-    return float(token) if match.end(2) > match.start(2) else int(token)
+    return _fast_matchers
 
 
 def _check_max_bytes(max_bytes: object) -> int:
@@ -293,17 +278,36 @@ def evaluate(
     if bound:
         check_binding(candidate, run_id, policy)
     try:
-        # The fast path knows only the plain record; an envelope takes the
-        # full path.
-        score: object = None if policy._exact or bound else _fast_path_score(raw, max_bytes)
+        score: object = None
+        kind = type(raw)
+        # The fast path knows only the plain record (an envelope, or exact
+        # decimals, take the full path), and exact str and bytes: a subclass
+        # may override what re reads.
+        if (kind is str or kind is bytes) and not (policy._exact or bound):
+            if len(raw) <= max_bytes:
+                match = (_fast_matchers or _compile_fast_matchers())[0][kind is bytes](raw)
+                if match is not None:
+                    # float() and int() take ASCII bytes as they take text.
+                    token, fraction_or_exponent = match.groups()
+                    score = float(token) if fraction_or_exponent else int(token)
         if score is not None:
             low, high, limit = policy._bounds
             # An int or float from the fast path inside the (finite) bounds
             # is finite too, so it has passed every rule of the contract.
             if low <= score <= high:  # type: ignore[operator]
+                # Decision(...) spelled out without the __init__ call: this
+                # is the hot path of every harness, and the call costs as
+                # much as the comparisons.
+                decision = _new_object(Decision)
                 if score >= limit:  # type: ignore[operator]
-                    return Decision(_PASS, "meets-threshold", None, score, policy)  # type: ignore[arg-type]
-                return Decision(_FAIL, "below-threshold", None, score, policy)  # type: ignore[arg-type]
+                    decision._verdict, decision._code = _PASS, "meets-threshold"
+                else:
+                    decision._verdict, decision._code = _FAIL, "below-threshold"
+                decision._message = None
+                decision._score = score  # type: ignore[assignment]
+                decision._policy = policy
+                decision._location = None
+                return decision
         else:
             record = parse_json(decode_evidence(raw, max_bytes), exact=policy._exact)
             if bound:
