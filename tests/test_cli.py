@@ -110,3 +110,37 @@ def test_internal_error_has_its_own_exit_code(monkeypatch, capsys):
 
 def test_exit_code_comes_from_the_verdict():
     assert {v.value: v.exit_code for v in Verdict if v.value in EXIT} == EXIT
+
+
+def test_help_width_follows_columns_like_argparse(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    assert cli._help_width() == 58
+    monkeypatch.setenv("COLUMNS", "nonsense")
+    assert cli._help_width() >= 18
+    monkeypatch.setenv("COLUMNS", "60")
+    result = run_cli("check", "--help", env={**__import__("os").environ, "COLUMNS": "60"})
+    assert result.returncode == 0
+    # Raw description and epilog text keep their lines; the usage wraps.
+    usage = result.stdout.decode().split("\n\n")[0].splitlines()
+    assert len(usage) > 1 and max(len(line) for line in usage) <= 60
+
+
+def test_check_does_not_import_shutil():
+    # argparse's formatter would import shutil (and bz2, lzma) on every
+    # add_argument; the parser avoids it, which is most of its start-up.
+    code = (
+        "import sys; from scorecontract._cli import main; "
+        "status = main(['check', sys.argv[1]]); "
+        "print('shutil' in sys.modules, status)"
+    )
+    import subprocess
+    import sys as _sys
+
+    from support import SRC
+
+    env = {**__import__("os").environ, "PYTHONPATH": str(SRC)}
+    result = subprocess.run(
+        [_sys.executable, "-S", "-c", code, str(FIXTURES / "pass-0.9.json")],
+        capture_output=True, env=env, timeout=60,
+    )
+    assert result.stdout.decode().split()[-2:] == ["False", "0"]

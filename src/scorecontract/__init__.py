@@ -31,13 +31,52 @@ __all__ = [
 __version__ = "0.1.0"
 
 from ._decide import decide
-from ._dumps import dumps
 from ._errors import InvalidEvidence, PolicyError, ScoreContractError
 from ._evaluate import Decision, evaluate, loads
-from ._extract import extract_json
-from ._judgment import Judgment, Outcome, judge
 from ._policy import Policy
-from ._policy_file import load_policy
-from ._report import Report, report
-from ._sign import authenticate, sign
 from ._verdict import Verdict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._dumps import dumps
+    from ._extract import extract_json
+    from ._judgment import Judgment, Outcome, judge
+    from ._policy_file import load_policy
+    from ._report import Report, report
+    from ._sign import authenticate, sign
+
+
+def __getattr__(name: str) -> object:
+    # PEP 562: judgments, reports, signatures, policy files and the encoder
+    # load on first use, so a release script's `scorecontract check` and a
+    # harness's evaluate() import only the score pipeline (issue 7).
+    if name == "dumps":
+        from ._dumps import dumps
+
+        return dumps
+    if name == "extract_json":
+        from ._extract import extract_json
+
+        return extract_json
+    if name in ("Judgment", "Outcome", "judge"):
+        from . import _judgment
+
+        return getattr(_judgment, name)
+    if name == "load_policy":
+        from ._policy_file import load_policy
+
+        return load_policy
+    if name in ("Report", "report"):
+        from . import _report
+
+        return getattr(_report, name)
+    if name in ("authenticate", "sign"):
+        from . import _sign
+
+        return getattr(_sign, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # The public names are __all__, loaded or not; TYPE_CHECKING is plumbing.
+    return sorted((set(globals()) | set(__all__)) - {"TYPE_CHECKING"})

@@ -36,19 +36,53 @@ exit status:
 """
 
 
+def _help_width() -> int:
+    """The width argparse would use, found without importing shutil.
+
+    argparse's HelpFormatter imports shutil (and with it bz2, lzma, zlib
+    and fnmatch) for shutil.get_terminal_size() on every add_argument: a
+    third of the start-up of a release script's one-line check.  This is
+    the same rule: $COLUMNS, else the terminal, else 80; minus 2.
+    """
+    import os
+
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    stream = sys.__stdout__
+    if columns <= 0 and stream is not None:
+        try:
+            columns = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns if columns > 0 else 80) - 2
+
+
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def _get_formatter(self) -> argparse.HelpFormatter:
+            return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+
+    return Parser
+
+
 def _build_parser() -> argparse.ArgumentParser:
     import argparse
 
     from . import __version__
 
-    parser = argparse.ArgumentParser(
+    parser_class = _parser_class()
+    parser = parser_class(
         prog="scorecontract",
         description="Fail-closed release gate for AI-evaluation scores.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"scorecontract {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     commands.required = True
 
     from . import _cmd_check, _cmd_demo, _cmd_report, _cmd_sign

@@ -55,13 +55,13 @@ def key_from_args(args: argparse.Namespace) -> bytes | None:
 
     Raises ``PolicyError`` (exit 2) for an unusable key.
     """
+    if args.key_file is None and args.key_env is None:
+        return None  # no key asked for: hmac and hashlib stay unloaded
     from ._sign import key_from_env, key_from_file
 
     if args.key_file is not None:
         return key_from_file(args.key_file)
-    if args.key_env is not None:
-        return key_from_env(args.key_env)
-    return None
+    return key_from_env(args.key_env)
 
 
 def add_provenance_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,7 +99,6 @@ class Provenance:
 
     def __init__(self, args: argparse.Namespace, policy: Policy) -> None:
         from ._provenance import check_binding
-        from ._sign import key_id
 
         check_binding(args.candidate, args.run_id, policy)
         self.candidate: str | None = args.candidate
@@ -115,6 +114,8 @@ class Provenance:
                 if args.path == "-":
                     raise PolicyError("bad-policy", "evidence on standard input needs --signature FILE")
                 signature = args.path + ".sig"
+            from ._sign import key_id
+
             self.key_id = key_id(self._key)
         self.signature = signature
         self.authenticated = False

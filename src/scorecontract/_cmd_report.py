@@ -19,6 +19,13 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
+# The report's choices, spelled out so that registering the sub-command
+# (on every run of every sub-command) does not import the report itself;
+# tests/test_lazy_exports.py keeps them equal to _report and _report_output.
+FORMATS = ("text", "json", "markdown", "github")
+METRICS = ("mean", "pass-rate")
+DEFAULT_MAX_LISTED = 100
+
 _DESCRIPTION = """\
 Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
 (extra members allowed), against a declared population.  Every line is an
@@ -30,9 +37,6 @@ with --review-owner); otherwise the metric decides."""
 def register(commands: Any, epilog: str) -> None:
     """Add the ``report`` sub-command to the parser's *commands*."""
     import argparse
-
-    from ._report import DEFAULT_MAX_LISTED, METRICS
-    from ._report_output import FORMATS
 
     command = commands.add_parser(
         "report",
