@@ -44,8 +44,15 @@ def conforming_score(raw: bytes) -> object:
     def refuse(token):
         raise ValueError(token)
 
+    def strict_float(token):
+        value = float(token)
+        mantissa = token.lower().split("e")[0]
+        if value == 0 and any(digit in mantissa for digit in "123456789"):
+            raise ValueError("underflow")  # 1e-400 is not zero
+        return value
+
     try:
-        value = json.loads(text, object_pairs_hook=hook, parse_constant=refuse)
+        value = json.loads(text, object_pairs_hook=hook, parse_constant=refuse, parse_float=strict_float)
     except (ValueError, RecursionError):
         return None
     if type(value) is not dict or list(value) != ["score"]:

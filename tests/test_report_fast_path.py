@@ -27,7 +27,7 @@ from scorecontract import Policy, report
 from scorecontract._report import _Tally, _stream_lines
 from scorecontract._report_output import FORMATS, junit_xml_bytes, render
 from scorecontract._trials import canonical_trial_matchers, read_trial
-from scorecontract._strict_json import MAX_DECIMAL_EXPONENT
+from scorecontract._strict_json import MAX_DECIMAL_EXPONENT, underflows
 from scorecontract._verdict import Verdict
 
 IDS = ["t-000123", "t-1", "a", "x y", "~!#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}", "t-2", "t-3"]
@@ -184,6 +184,8 @@ def fast_path_takes(line: bytes, policy: Policy) -> bool:
             return False  # the exact decoder refuses it: full path
     else:
         score = float(number) if fraction else int(number)
+        if score == 0 and underflows(number):
+            return False  # 1e-400 reads as 0.0: the decoder refuses it
     low, high, _ = policy._bounds
     return bool(low <= score <= high)  # type: ignore[operator]
 

@@ -65,6 +65,7 @@ BAD_SIGNATURES = {
     "algorithm-none": (with_field(algorithm="none"), "bad-signature"),
     "algorithm-null": (with_field(algorithm=None), "bad-signature"),
     "bad-key-id": (with_field(key_id="xyz"), "bad-signature"),
+    "uppercase-key-id": (with_field(key_id=KEY_ID.upper()), "bad-signature"),
     "extra-member": (with_field(note="trust me"), "bad-signature"),
     "missing-member": (json.dumps({"algorithm": "hmac-sha256", "signature": GOOD_HEX}), "bad-signature"),
     "array": (json.dumps([GOOD_HEX]), "bad-signature"),

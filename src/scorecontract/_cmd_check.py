@@ -82,10 +82,10 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str, max_bytes: int) -> bytes:
-    from ._read import read_bounded, read_evidence_file
+    from ._read import read_bounded, read_evidence_file, standard_input
 
     if path == "-":
-        return read_bounded(sys.stdin.buffer, max_bytes)
+        return read_bounded(standard_input(), max_bytes)
     return read_evidence_file(path, max_bytes)
 
 

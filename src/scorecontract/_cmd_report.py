@@ -125,14 +125,15 @@ def _policy(args: argparse.Namespace) -> Policy:
     )
 
 
-def _min_pass_rate(text: str | None) -> object:
+def _min_pass_rate(text: str | None, exact: bool) -> object:
     from ._errors import InvalidEvidence
     from ._strict_json import parse_json
 
     if text is None:
         return 1
     try:
-        return parse_json(text)
+        # As --threshold: decimal text under --exact (or an exact policy).
+        return parse_json(text, exact=exact)
     except InvalidEvidence as exc:
         raise PolicyError(
             "bad-threshold", f"--min-pass-rate {ascii(text)} is not a JSON number ({exc.code})"
@@ -154,14 +155,16 @@ def _run_report(args: argparse.Namespace) -> int:
         # Checked before reading so a long report is not wasted; the write
         # itself still refuses to replace a file that appears meanwhile.
         raise PolicyError("bad-policy", f"receipt {ascii(args.receipt)} already exists; receipts are never overwritten")
-    source: Any = sys.stdin.buffer if args.path == "-" else args.path
+    from ._read import standard_input
+
+    source: Any = standard_input() if args.path == "-" else args.path
     result = report(
         source,
         scheduled=scheduled,
         manifest=args.manifest,
         policy=policy,
         metric=args.metric,
-        min_pass_rate=_min_pass_rate(args.min_pass_rate),  # type: ignore[arg-type]  # validated inside
+        min_pass_rate=_min_pass_rate(args.min_pass_rate, policy.exact),  # type: ignore[arg-type]  # validated inside
         max_line_bytes=max_line_bytes,
         max_listed=max_listed,
         candidate=args.candidate,

@@ -57,7 +57,7 @@ def register(commands: Any, epilog: str) -> None:
 def _run_sign(args: argparse.Namespace) -> int:
     from ._cli import emit
     from ._cli_provenance import key_from_args
-    from ._read import read_bounded, read_evidence_file
+    from ._read import read_bounded, read_evidence_file, standard_input
     from ._receipt import write_new_file
     from ._sign import sign
 
@@ -74,7 +74,7 @@ def _run_sign(args: argparse.Namespace) -> int:
     # The same bounded read as check, so what is signed is what the gate
     # can read.  An unreadable file is InvalidEvidence: exit 3.
     if args.path == "-":
-        evidence = read_bounded(sys.stdin.buffer, args.max_bytes)
+        evidence = read_bounded(standard_input(), args.max_bytes)
     else:
         evidence = read_evidence_file(args.path, args.max_bytes)
     try:

@@ -32,6 +32,8 @@ def describe_value(value: object) -> str:
     if kind is str:
         text: str = value  # type: ignore[assignment]
         return f"a string ({clip_text(ascii(text[:40]))})"
+    if kind is int or kind is float:
+        return f"the number {format_number(value)}"
     if kind is list:
         return "an array"
     if kind is dict:

@@ -35,6 +35,7 @@ REASONS = {
     "empty": "the evidence is empty or only whitespace",
     "syntax": "the evidence is not RFC 8259 JSON",
     "trailing-data": "there is data after the JSON value",
+    "underflow": "a nonzero number too small for a double, which would read as 0.0",
     "non-standard-constant": "NaN, Infinity or -Infinity, which JSON does not have",
     "too-many-digits": "a number literal has absurdly many digits (or, in exact mode, an exponent beyond +-1000)",
     "too-deep": "arrays or objects are nested too deeply",

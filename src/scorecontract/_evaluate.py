@@ -18,7 +18,7 @@ from ._policy import _default, policy_for
 from ._provenance import check_binding, envelope_score
 from ._record import score_of_record
 from ._score import score_problem
-from ._strict_json import parse_json
+from ._strict_json import parse_json, underflows
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
@@ -290,6 +290,8 @@ def evaluate(
                     # float() and int() take ASCII bytes as they take text.
                     token, fraction_or_exponent = match.groups()
                     score = float(token) if fraction_or_exponent else int(token)
+                    if not score and underflows(token):
+                        score = None  # 1e-400: the full path refuses it
         if score is not None:
             low, high, limit = policy._bounds
             # An int or float from the fast path inside the (finite) bounds

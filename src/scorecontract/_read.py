@@ -9,7 +9,21 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import BinaryIO
 
-__all__ = ["read_bounded", "read_evidence_file"]
+__all__ = ["read_bounded", "read_evidence_file", "standard_input"]
+
+
+def standard_input() -> BinaryIO:
+    """Return standard input as bytes, or raise ``InvalidEvidence``.
+
+    With the descriptor closed (``<&-``) or no console, ``sys.stdin`` is
+    None: there is no evidence, which is INVALID, not an internal error.
+    """
+    import sys
+
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InvalidEvidence("file-unreadable", "standard input is closed: there is no evidence to read")
+    return stream  # type: ignore[no-any-return]
 
 
 def read_bounded(stream: BinaryIO, max_bytes: int) -> bytes:
@@ -54,4 +68,11 @@ def read_evidence_file(path: str, max_bytes: int) -> bytes:
     except OSError as exc:
         raise InvalidEvidence(
             "file-unreadable", f"cannot read {ascii(path)}: {exc.strerror or exc}"
+        ) from None
+    except InvalidEvidence:
+        raise  # too large: already the right reason (it is a ValueError too)
+    except (ValueError, UnicodeError):
+        # A NUL byte or a lone surrogate in the path: no such file exists.
+        raise InvalidEvidence(
+            "file-unreadable", f"{ascii(path)} is not a usable file name"
         ) from None

@@ -17,13 +17,15 @@ first *max_listed* of each are kept in detail.
 
 from __future__ import annotations
 
+import sys
+
 import os
 
 from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import _to_decimal, policy_for
 from ._describe import describe_value, format_number
-from ._strict_json import MAX_DECIMAL_EXPONENT
+from ._strict_json import MAX_DECIMAL_EXPONENT, underflows
 from ._trials import canonical_trial_matchers, read_trial
 from ._verdict import Verdict
 
@@ -406,6 +408,9 @@ def _check_options(metric: object, min_pass_rate: object, max_line_bytes: object
     if metric not in METRICS or type(metric) is not str:
         raise PolicyError("bad-policy", f"metric must be 'mean' or 'pass-rate', not {describe_value(metric)}")
     kind = type(min_pass_rate)
+    decimal = sys.modules.get("decimal")
+    if decimal is not None and kind is decimal.Decimal and min_pass_rate.is_finite():  # type: ignore[attr-defined]
+        kind = float  # decimal text, as --exact reads it; compared exactly anyway
     if kind not in (int, float) or not 0 <= min_pass_rate <= 1:  # type: ignore[operator]
         # NaN fails the range test too: every comparison with it is false.
         raise PolicyError(
@@ -720,8 +725,9 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
                 # The strict decoder's hooks: float (or Decimal) for a number
                 # with a fraction or exponent, int otherwise.
                 score = convert(number) if fraction else int(number)
-                if not low <= score <= high:
-                    # Out of range, or 1e400 (inf): the full path says why.
+                if not low <= score <= high or (not score and fraction and underflows(number)):
+                    # Out of range, 1e400 (inf) or 1e-400 (0.0 from a nonzero
+                    # literal): the full path says why.
                     slow(line, raw, max_line_bytes)
                     continue
                 trial_id = trial_id.decode("ascii")
@@ -846,7 +852,15 @@ def report(
     try:
         if isinstance(source, (str, os.PathLike)):
             path = os.fspath(source)
-            with open(path, "rb") as stream:
+            try:
+                opened = open(path, "rb")
+            except (ValueError, UnicodeError):
+                # A NUL byte or a lone surrogate in the path: no such file
+                # can exist, and the report says so rather than raising.
+                raise InvalidEvidence(
+                    "file-unreadable", f"{ascii(path)} is not a usable file name"
+                ) from None
+            with opened as stream:
                 _stream_lines(stream, tally, max_line_bytes, digest)
         elif isinstance(source, (bytes, bytearray, memoryview)):
             import io

@@ -29,7 +29,7 @@ import re
 from ._encoding import find_surrogate
 from ._errors import InvalidEvidence, invalid_at
 
-__all__ = ["MAX_DECIMAL_EXPONENT", "MAX_DEPTH", "MAX_NUMBER_LENGTH", "parse_json"]
+__all__ = ["MAX_DECIMAL_EXPONENT", "MAX_DEPTH", "MAX_NUMBER_LENGTH", "parse_json", "underflows"]
 
 # 640 is the smallest limit sys.set_int_max_str_digits() accepts, so no
 # literal we convert can trip the interpreter's own limit (Python 3.11+),
@@ -81,7 +81,25 @@ def _parse_float(token: str) -> float:
         raise InvalidEvidence(
             "non-finite", f"number {token} overflows to {value!r}"
         )
+    if value == 0.0 and underflows(token):
+        # The other end of RFC 8259 section 6: 1e-400 is not zero, but a
+        # double reads it as 0.0, which flips "score > 0" and turns a
+        # threshold of 1e-400 into 0.  Exact mode keeps it as 1e-400.
+        raise InvalidEvidence(
+            "underflow", f"number {token[:40]} is not zero but too small for a double, which reads it as 0.0"
+        )
     return value
+
+
+def underflows(token: str | bytes) -> bool:
+    """Return True if the JSON number *token* is not zero.
+
+    Called only when the token converted to 0.0: any nonzero digit in the
+    mantissa then means the value underflowed.
+    """
+    text = token.decode("ascii") if isinstance(token, bytes) else token
+    mantissa = text.lower().partition("e")[0]
+    return mantissa.strip("-0.") != ""
 
 
 def _parse_decimal(token: str) -> object:
