@@ -178,7 +178,7 @@ def fields(error):
 ERRORS = {
     "located": located_error,
     "unlocated": lambda: InvalidEvidence("too-large", "the evidence is larger than 10 bytes"),
-    "policy": lambda: PolicyError("bad-threshold", "threshold must be finite, not nan"),
+    "policy": lambda: PolicyError("bad-threshold", "threshold is nan, not a finite number"),
     "base": lambda: ScoreContractError("bad-policy", "no"),
     "subclass": lambda: HarnessError("syntax", "no", 3, 1, 4),
 }

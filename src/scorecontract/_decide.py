@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from ._policy import _to_decimal, policy_for
 from ._describe import format_number
-from ._score import score_problem
+from ._policy import policy_for
+from ._score import score_problem, to_decimal
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
@@ -20,7 +20,7 @@ __all__ = ["decide", "decide_with_reason", "meets_threshold", "outcome_message"]
 def meets_threshold(score: int | float | Decimal, policy: Policy) -> bool:
     """Return ``score >= threshold`` for a score that passed ``score_problem``."""
     if policy._exact:
-        return _to_decimal(score) >= policy._bounds[2]
+        return to_decimal(score) >= policy._bounds[2]
     # Equality passes: the threshold is the lowest passing score.
     return score >= policy._bounds[2]
 

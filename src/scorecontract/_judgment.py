@@ -22,7 +22,8 @@ from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
 from ._errors import InvalidEvidence, PolicyError, invalid_at
 from ._evaluate import _check_max_bytes
 from ._extract import find_json_text
-from ._policy import _to_decimal, policy_for
+from ._policy import policy_for
+from ._score import to_decimal
 from ._record import _json_kind
 from ._score import score_problem
 from ._strict_json import MAX_NUMBER_LENGTH, parse_json
@@ -433,7 +434,7 @@ def _judge_members(
         outcome = _OUTCOMES.get(verdict, Outcome.GRADER_ERROR)
         return (outcome, code, f"{said}; {message}", grader_pass, score)
     # No verdict and no threshold: a positive score passes, zero fails.
-    value = _to_decimal(score) if policy.exact else score
+    value = to_decimal(score) if policy.exact else score
     if value > 0:
         return (
             Outcome.PASS,

@@ -9,12 +9,11 @@ exists to stop.
 
 from __future__ import annotations
 
-import math
 import re
-import sys
 
 from ._describe import clip_text, describe_value, format_number
 from ._errors import PolicyError
+from ._score import number_problem, to_decimal
 
 TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
@@ -29,50 +28,11 @@ DEFAULT_THRESHOLD = 0.8
 DEFAULT_VERSION = "default"
 
 
-def _to_decimal(value: Number) -> Decimal:
-    """Return *value* as a Decimal, without rounding.
-
-    A float becomes the Decimal of its ``repr``: the shortest decimal text
-    that round-trips, which is what a producer wrote.  ``Decimal(0.8)``
-    would instead be 0.8000000000000000444..., the binary value.
-    The Decimal constructor never rounds to the context precision, so the
-    thread's decimal context cannot change a result.
-    """
-    from decimal import Decimal
-
-    if type(value) is float:
-        return Decimal(repr(value))
-    return Decimal(value)
-
-
 def _check_number(name: str, value: object, exact: bool) -> None:
-    """Refuse a policy number that is not an exact, finite int or float.
-
-    The same numeric contract as for scores (SPEC section 2, rules 6-7):
-    ``type(x) in (int, float)`` rather than ``isinstance``, so ``True``
-    is not 1; Decimal only in exact mode.
-    """
-    kind = type(value)
-    if kind is float:
-        if not math.isfinite(value):  # type: ignore[arg-type]
-            raise PolicyError(f"bad-{name}", f"{name} must be finite, not {format_number(value)}")
-        return
-    if kind is int:
-        return
-    decimal = sys.modules.get("decimal")
-    if decimal is not None and kind is decimal.Decimal:
-        if not exact:
-            raise PolicyError(
-                f"bad-{name}",
-                f"{name} is a Decimal, which needs an exact policy (exact=True)",
-            )
-        if not value.is_finite():  # type: ignore[attr-defined]
-            raise PolicyError(f"bad-{name}", f"{name} must be finite, not {format_number(value)}")
-        return
-    raise PolicyError(
-        f"bad-{name}",
-        f"{name} must be an int or float, not {describe_value(value)}",
-    )
+    """Refuse a policy number that breaks the score's own numeric contract."""
+    problem = number_problem(value, exact)
+    if problem is not None:
+        raise PolicyError(f"bad-{name}", f"{name} is {problem[1]}")
 
 
 # Versions are printed on one-line results, in receipts and in GitHub
@@ -144,7 +104,7 @@ class Policy:
         >>> Policy(float("nan"))
         Traceback (most recent call last):
           ...
-        scorecontract._errors.PolicyError: bad-threshold: threshold must be finite, not nan
+        scorecontract._errors.PolicyError: bad-threshold: threshold is nan, not a finite number
     """
 
     __slots__ = (
@@ -187,7 +147,7 @@ class Policy:
         _check_number("threshold", threshold, exact)
         bounds: tuple[Number, Number, Number]
         if exact:
-            bounds = (_to_decimal(minimum), _to_decimal(maximum), _to_decimal(threshold))
+            bounds = (to_decimal(minimum), to_decimal(maximum), to_decimal(threshold))
         else:
             bounds = (minimum, maximum, threshold)
         low, high, limit = bounds

@@ -23,7 +23,8 @@ import os
 
 from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, PolicyError
-from ._policy import _to_decimal, policy_for
+from ._policy import policy_for
+from ._score import to_decimal
 from ._describe import describe_value, format_number
 from ._strict_json import MAX_DECIMAL_EXPONENT, underflows
 from ._trials import canonical_trial_matchers, read_trial
@@ -144,7 +145,7 @@ class Metric:
             # No division and no rounding in the decision: numerator >=
             # threshold * denominator, in exact decimal arithmetic.
             context = _exact_context()
-            product = context.multiply(_to_decimal(threshold), Decimal(denominator))
+            product = context.multiply(to_decimal(threshold), Decimal(denominator))
             self.meets = Decimal(numerator) >= product
 
     def as_dict(self) -> dict[str, object]:
@@ -524,7 +525,7 @@ class _Tally:
             # float), exactly: binary float sums drift, and a mean of 0.7
             # and 0.9 must meet a threshold of 0.8.
             for score, count in self.score_counts.items():
-                total = context.add(total, context.multiply(_to_decimal(score), count))  # type: ignore[arg-type]
+                total = context.add(total, context.multiply(to_decimal(score), count))  # type: ignore[arg-type]
         return total
 
     def finish(

@@ -12,49 +12,79 @@ import math
 import sys
 
 from ._describe import describe_value, format_number
-from ._policy import _to_decimal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._policy import Policy
+    from decimal import Decimal
 
-__all__ = ["score_problem"]
+    from ._policy import Number, Policy
+
+__all__ = ["number_problem", "score_problem", "to_decimal"]
 
 
-def score_problem(score: object, policy: Policy) -> tuple[str, str] | None:
-    """Return ``(code, message)`` if *score* breaks the contract, else None.
+def to_decimal(value: Number) -> Decimal:
+    """Return *value* as a Decimal, without rounding.
 
-    The rules, in order:
+    A float becomes the Decimal of its ``repr``: the shortest decimal text
+    that round-trips, which is what a producer wrote.  ``Decimal(0.8)``
+    would instead be 0.8000000000000000444..., the binary value.
+    The Decimal constructor never rounds to the context precision, so the
+    thread's decimal context cannot change a result.
+    """
+    from decimal import Decimal
+
+    if type(value) is float:
+        return Decimal(repr(value))
+    return Decimal(value)
+
+
+def number_problem(value: object, exact: bool) -> tuple[str, str] | None:
+    """Return ``(code, what it is)`` unless *value* is a usable number.
+
+    Rules 6 and 7 of SPEC section 2, shared by scores and by a policy's own
+    numbers (threshold, bounds):
 
     1. Type: exactly ``int`` or ``float`` -- ``type(x) in (int, float)``,
        not ``isinstance``, because ``True`` is an int and would count as 1.
        Subclasses (NumPy's ``float64`` among them), ``Fraction``, numeric
        strings and ``None`` are refused, never coerced.  ``Decimal`` is
-       accepted only under an exact policy.
+       accepted only when *exact*.
     2. Finite: NaN compares false with everything, so ``score < 0.8`` is
        false and a naive gate passes it; infinity passes ``>= 0.8``.
-    3. Range: within the policy's closed bounds.  A huge ``int`` is compared
-       as an int: ``math.isfinite(10**400)`` would raise ``OverflowError``.
+
+    The second item completes a sentence such as "score is ...".
     """
-    kind = type(score)
+    kind = type(value)
     if kind is float:
-        if not math.isfinite(score):  # type: ignore[arg-type]
-            return ("non-finite", f"score is {score!r}, not a finite number")
-    elif kind is not int:
-        decimal = sys.modules.get("decimal")
-        if decimal is None or kind is not decimal.Decimal:
-            return ("wrong-type", f"score must be a number, not {describe_value(score)}")
-        if not policy._exact:
-            return (
-                "wrong-type",
-                f"score is a Decimal ({format_number(score)}); Decimal needs an exact policy",
-            )
-        # is_finite() is False for NaN, sNaN and infinities, and never
-        # raises; comparing an sNaN would raise InvalidOperation.
-        if not score.is_finite():  # type: ignore[attr-defined]
-            return ("non-finite", f"score is Decimal {score!s}, not a finite number")
+        if not math.isfinite(value):  # type: ignore[arg-type]
+            return ("non-finite", f"{value!r}, not a finite number")
+        return None
+    if kind is int:
+        return None
+    decimal = sys.modules.get("decimal")
+    if decimal is None or kind is not decimal.Decimal:
+        return ("wrong-type", f"{describe_value(value)}, not a number")
+    if not exact:
+        return ("wrong-type", f"a Decimal ({format_number(value)}); Decimal needs an exact policy")
+    # is_finite() is False for NaN, sNaN and infinities, and never raises;
+    # comparing an sNaN would raise InvalidOperation.
+    if not value.is_finite():  # type: ignore[attr-defined]
+        return ("non-finite", f"Decimal {value!s}, not a finite number")
+    return None
+
+
+def score_problem(score: object, policy: Policy) -> tuple[str, str] | None:
+    """Return ``(code, message)`` if *score* breaks the contract, else None.
+
+    The type and finiteness of ``number_problem``, then the range: within
+    the policy's closed bounds.  A huge ``int`` is compared as an int:
+    ``math.isfinite(10**400)`` would raise ``OverflowError``.
+    """
+    problem = number_problem(score, policy._exact)
+    if problem is not None:
+        return (problem[0], f"score is {problem[1]}")
     low, high, _ = policy._bounds
-    value = _to_decimal(score) if policy._exact else score  # type: ignore[arg-type]
+    value = to_decimal(score) if policy._exact else score  # type: ignore[arg-type]
     if not low <= value <= high:  # type: ignore[operator]
         return (
             "out-of-range",
