@@ -17,14 +17,13 @@ first *max_listed* of each are kept in detail.
 
 from __future__ import annotations
 
-import sys
 
 import os
 
 from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import policy_for
-from ._score import to_decimal
+from ._score import number_problem, to_decimal
 from ._describe import describe_value, format_number
 from ._strict_json import MAX_DECIMAL_EXPONENT, underflows
 from ._trials import canonical_trial_matchers, read_trial
@@ -408,15 +407,14 @@ def _manifest_ids(manifest: object) -> list[str]:
 def _check_options(metric: object, min_pass_rate: object, max_line_bytes: object, max_listed: object) -> None:
     if metric not in METRICS or type(metric) is not str:
         raise PolicyError("bad-policy", f"metric must be 'mean' or 'pass-rate', not {describe_value(metric)}")
-    kind = type(min_pass_rate)
-    decimal = sys.modules.get("decimal")
-    if decimal is not None and kind is decimal.Decimal and min_pass_rate.is_finite():  # type: ignore[attr-defined]
-        kind = float  # decimal text, as --exact reads it; compared exactly anyway
-    if kind not in (int, float) or not 0 <= min_pass_rate <= 1:  # type: ignore[operator]
-        # NaN fails the range test too: every comparison with it is false.
+    # The score's numeric contract; Decimal is allowed, since the rate is
+    # compared exactly in decimal whatever the policy (--exact reads it so).
+    problem = number_problem(min_pass_rate, True)
+    if problem is not None:
+        raise PolicyError("bad-threshold", f"min_pass_rate is {problem[1]}")
+    if not 0 <= min_pass_rate <= 1:  # type: ignore[operator]
         raise PolicyError(
-            "bad-threshold",
-            f"min_pass_rate must be a number in [0, 1], not {describe_value(min_pass_rate) if kind not in (int, float) else format_number(min_pass_rate)}",
+            "bad-threshold", f"min_pass_rate {format_number(min_pass_rate)} is outside [0, 1]"
         )
     if type(max_line_bytes) is not int or max_line_bytes < 1:
         raise PolicyError("bad-policy", f"max_line_bytes must be a positive int, not {describe_value(max_line_bytes)}")
