@@ -73,7 +73,7 @@ def load_policy(path: str | PathLike[str], /) -> Policy:
     """
     import os
 
-    from ._read import read_bounded
+    from ._read import read_file
 
     name: object
     try:
@@ -84,19 +84,10 @@ def load_policy(path: str | PathLike[str], /) -> Policy:
         raise PolicyError("bad-policy", f"a policy file's path must be a str or os.PathLike, not {type(name).__name__}")
     source = ascii(name)
     try:
-        with open(name, "rb") as stream:
-            data = read_bounded(stream, MAX_POLICY_BYTES)
-    except InvalidEvidence:  # too-large
-        raise PolicyError(
-            "policy-file-unreadable", f"policy file {source} is over the limit of {MAX_POLICY_BYTES} bytes"
-        ) from None
-    except FileNotFoundError:
-        raise PolicyError("policy-file-unreadable", f"no policy file at {source}") from None
-    except IsADirectoryError:
-        raise PolicyError("policy-file-unreadable", f"{source} is a directory, not a policy file") from None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        reason = getattr(exc, "strerror", None) or exc
-        raise PolicyError("policy-file-unreadable", f"cannot read policy file {source}: {reason}") from None
+        data = read_file(name, MAX_POLICY_BYTES, what="policy file")
+    except InvalidEvidence as exc:
+        # A policy that cannot be read is configuration (exit 2), not evidence.
+        raise PolicyError("policy-file-unreadable", exc.message) from None
     return policy_from_bytes(data, toml=name.lower().endswith(".toml"), source=source)
 
 

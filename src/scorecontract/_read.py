@@ -9,7 +9,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import BinaryIO
 
-__all__ = ["read_bounded", "read_evidence_file", "standard_input"]
+__all__ = ["read_bounded", "read_evidence_file", "read_file", "standard_input"]
 
 
 def standard_input() -> BinaryIO:
@@ -48,31 +48,43 @@ def read_bounded(stream: BinaryIO, max_bytes: int) -> bytes:
     return data
 
 
-def read_evidence_file(path: str, max_bytes: int) -> bytes:
-    """Return the bytes of the evidence file *path*.
+def read_file(path: str, max_bytes: int, /, *, what: str = "evidence file") -> bytes:
+    """Return the bytes of the file *path*, at most *max_bytes* of them.
 
-    A missing or unreadable file, or a directory, is INVALID evidence
-    (``InvalidEvidence``), not a crash: the gate has nothing to decide on.
+    Every failure is ``InvalidEvidence``, never a crash: ``file-not-found``;
+    ``file-unreadable`` for a directory, no permission, or a path no file
+    can have (a NUL byte, a lone surrogate); ``too-large``.  *what* names
+    the file in messages.  Callers reading configuration or signatures map
+    these codes onto their own.
     """
     try:
         with open(path, "rb") as stream:
             return read_bounded(stream, max_bytes)
     except FileNotFoundError:
-        raise InvalidEvidence(
-            "file-not-found", f"no evidence file at {ascii(path)}"
-        ) from None
+        raise InvalidEvidence("file-not-found", f"no {what} at {ascii(path)}") from None
     except IsADirectoryError:
         raise InvalidEvidence(
-            "file-unreadable", f"{ascii(path)} is a directory, not an evidence file"
+            "file-unreadable", f"{ascii(path)} is a directory, not a {what}"
         ) from None
     except OSError as exc:
         raise InvalidEvidence(
-            "file-unreadable", f"cannot read {ascii(path)}: {exc.strerror or exc}"
+            "file-unreadable", f"cannot read {what} {ascii(path)}: {exc.strerror or exc}"
         ) from None
     except InvalidEvidence:
-        raise  # too large: already the right reason (it is a ValueError too)
+        # too-large (a ValueError too, so it must be caught before the next)
+        raise InvalidEvidence(
+            "too-large", f"{what} {ascii(path)} is over the limit of {max_bytes} bytes"
+        ) from None
     except (ValueError, UnicodeError):
-        # A NUL byte or a lone surrogate in the path: no such file exists.
         raise InvalidEvidence(
             "file-unreadable", f"{ascii(path)} is not a usable file name"
         ) from None
+
+
+def read_evidence_file(path: str, max_bytes: int) -> bytes:
+    """Return the bytes of the evidence file *path* (see ``read_file``).
+
+    A missing or unreadable file, or a directory, is INVALID evidence, not
+    a crash: the gate has nothing to decide on.
+    """
+    return read_file(path, max_bytes, what="evidence file")

@@ -264,20 +264,10 @@ def read_signature_file(path: str, /) -> bytes:
     ``signature-unreadable``, one over 4 KiB ``bad-signature``: all
     ``InvalidEvidence``, because the evidence then cannot be authenticated.
     """
-    from ._read import read_bounded
+    from ._read import read_file
 
     try:
-        with open(path, "rb") as stream:
-            return read_bounded(stream, MAX_SIGNATURE_BYTES)
-    except InvalidEvidence:  # too-large
-        raise InvalidEvidence(
-            "bad-signature", f"signature file {ascii(path)} is over {MAX_SIGNATURE_BYTES} bytes"
-        ) from None
-    except FileNotFoundError:
-        raise InvalidEvidence("missing-signature", f"no signature file at {ascii(path)}") from None
-    except IsADirectoryError:
-        raise InvalidEvidence("signature-unreadable", f"{ascii(path)} is a directory, not a signature file") from None
-    except (OSError, ValueError) as exc:
-        raise InvalidEvidence(
-            "signature-unreadable", f"cannot read signature file {ascii(path)}: {getattr(exc, 'strerror', None) or exc}"
-        ) from None
+        return read_file(path, MAX_SIGNATURE_BYTES, what="signature file")
+    except InvalidEvidence as exc:
+        codes = {"file-not-found": "missing-signature", "too-large": "bad-signature"}
+        raise InvalidEvidence(codes.get(exc.code, "signature-unreadable"), exc.message) from None
