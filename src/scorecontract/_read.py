@@ -152,17 +152,20 @@ def open_regular(path: str, /, *, what: str = "evidence file", follow_symlinks: 
     so a FIFO swapped in meanwhile does not block the open, and the opened
     descriptor is checked with ``fstat``: what is read is what was checked.
     """
-    import stat
+    from stat import S_ISREG
 
+    # O_NONBLOCK: opening a FIFO without it waits for a writer forever.
+    # O_NOCTTY: opening a terminal must not make it the controlling one.
+    # Windows has neither, and needs O_BINARY.
     nonblocking = getattr(os, "O_NONBLOCK", 0)
-    flags = os.O_RDONLY | nonblocking
-    for name in ("O_BINARY", "O_CLOEXEC", "O_NOCTTY"):
-        flags |= getattr(os, name, 0)
-    if not follow_symlinks:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_RDONLY | nonblocking | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
-        mode = (os.stat if follow_symlinks else os.lstat)(path).st_mode
-        if not stat.S_ISREG(mode):
+        if follow_symlinks:
+            mode = os.stat(path).st_mode
+        else:
+            mode = os.lstat(path).st_mode
+            flags |= getattr(os, "O_NOFOLLOW", 0)
+        if not S_ISREG(mode):
             raise _not_regular(path, mode, what)
         descriptor = os.open(path, flags)
     except InvalidEvidence:
@@ -178,12 +181,14 @@ def open_regular(path: str, /, *, what: str = "evidence file", follow_symlinks: 
         raise InvalidEvidence("file-unreadable", f"{ascii(path)} is not a usable file name") from None
     try:
         mode = os.fstat(descriptor).st_mode
-        if not stat.S_ISREG(mode):
+        if not S_ISREG(mode):
             raise _not_regular(path, mode, what)
         if nonblocking:
             # Back to blocking reads: O_NONBLOCK was only for the open.
             os.set_blocking(descriptor, True)
-        return open(descriptor, "rb", closefd=True)
+        # Unbuffered: every read is a large block already, and a buffer
+        # would only copy it once more.
+        return open(descriptor, "rb", buffering=0, closefd=True)
     except BaseException as exc:
         os.close(descriptor)
         if isinstance(exc, OSError):
