@@ -167,8 +167,12 @@ def test_a_receipt_that_appears_while_reading_is_not_overwritten(trials, tmp_pat
 
 
 def test_an_unwritable_junit_path_is_a_configuration_error(trials, tmp_path, capsys):
-    assert main(["report", trials(PASSING), "--scheduled", "2", "--junit-xml", str(tmp_path)]) == 2
+    source = trials(PASSING)
+    # A parent that is a regular file: no one can create a file under it.
+    assert main(["report", source, "--scheduled", "2", "--junit-xml", source + "/junit.xml"]) == 2
     assert "cannot write --junit-xml" in capsys.readouterr().err
+    assert main(["report", source, "--scheduled", "2", "--junit-xml", str(tmp_path)]) == 2
+    assert "already exists" in capsys.readouterr().err
 
 
 def test_report_takes_a_policy_file(trials, tmp_path, capsys):

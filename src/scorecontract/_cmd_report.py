@@ -13,7 +13,7 @@ from ._errors import PolicyError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
+    from typing import Any, Iterator
 
     from ._policy import Policy
 
@@ -76,7 +76,7 @@ def register(commands: Any, epilog: str) -> None:
     )
     output = command.add_argument_group("output")
     output.add_argument("--format", choices=FORMATS, default="text", help="stdout format (default text)")
-    output.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase per trial")
+    output.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase per trial named; never overwrites")
     output.add_argument("--receipt", metavar="FILE", help="also write a receipt; never overwrites")
     output.add_argument(
         "--max-listed",
@@ -143,7 +143,7 @@ def _min_pass_rate(text: str | None, exact: bool) -> object:
 def _run_report(args: argparse.Namespace) -> int:
     from ._cli import emit
     from ._report import report
-    from ._report_output import junit_xml_bytes, receipt_dict, render
+    from ._report_output import junit_xml_chunks, receipt_dict, render
 
     policy = _policy(args)
     scheduled = None
@@ -151,10 +151,7 @@ def _run_report(args: argparse.Namespace) -> int:
         scheduled = _count("--scheduled", args.scheduled, minimum=1, code="bad-population")
     max_listed = _count("--max-listed", args.max_listed, minimum=0)
     max_line_bytes = _count("--max-line-bytes", args.max_line_bytes, minimum=1)
-    if args.receipt is not None and os.path.lexists(args.receipt):
-        # Checked before reading so a long report is not wasted; the write
-        # itself still refuses to replace a file that appears meanwhile.
-        raise PolicyError("bad-policy", f"receipt {ascii(args.receipt)} already exists; receipts are never overwritten")
+    _refuse_taken_outputs(args)
     from ._read import standard_input
 
     source: Any = standard_input() if args.path == "-" else args.path
@@ -172,18 +169,38 @@ def _run_report(args: argparse.Namespace) -> int:
     shown = None if args.path == "-" else args.path
     emit(render(result, args.format, shown))
     if args.junit_xml is not None:
-        try:
-            with open(args.junit_xml, "wb") as stream:
-                stream.write(junit_xml_bytes(result))
-        except OSError as exc:
-            raise PolicyError("bad-policy", f"cannot write --junit-xml {ascii(args.junit_xml)}: {exc.strerror or exc}") from None
+        # Streamed: the XML of a million trials is never held whole.
+        _write("--junit-xml", args.junit_xml, junit_xml_chunks(result))
     if args.receipt is not None:
-        from ._receipt import receipt_bytes, write_new_file
+        from ._receipt import receipt_bytes
 
-        try:
-            write_new_file(args.receipt, receipt_bytes(receipt_dict(result)))
-        except FileExistsError:
-            raise PolicyError("bad-policy", f"receipt {ascii(args.receipt)} already exists; receipts are never overwritten") from None
-        except OSError as exc:
-            raise PolicyError("bad-policy", f"cannot write --receipt {ascii(args.receipt)}: {exc.strerror or exc}") from None
+        _write("--receipt", args.receipt, receipt_bytes(receipt_dict(result)))
     return result.verdict.exit_code
+
+
+def _refuse_taken_outputs(args: argparse.Namespace) -> None:
+    """Exit 2 before reading if an output path is taken, or named twice.
+
+    Checked first so a long report is not wasted, and so ``--junit-xml``
+    naming the trials file fails before anything is read; the writer still
+    refuses a path that appears meanwhile.  ``lexists``: a dangling
+    symbolic link takes the name too.
+    """
+    named = (("--junit-xml", args.junit_xml), ("--receipt", args.receipt))
+    outputs = [(option, path) for option, path in named if path is not None]
+    for option, path in outputs:
+        if os.path.lexists(path):
+            raise PolicyError("bad-policy", f"{option} {ascii(path)} already exists; output files are never overwritten")
+    if len(outputs) == 2 and os.path.abspath(outputs[0][1]) == os.path.abspath(outputs[1][1]):
+        raise PolicyError("bad-policy", f"--junit-xml and --receipt both name {ascii(outputs[0][1])}")
+
+
+def _write(option: str, path: str, data: bytes | Iterator[bytes]) -> None:
+    from ._write import write_new_file
+
+    try:
+        write_new_file(path, data)
+    except FileExistsError:
+        raise PolicyError("bad-policy", f"{option} {ascii(path)} already exists; output files are never overwritten") from None
+    except OSError as exc:
+        raise PolicyError("bad-policy", f"cannot write {option} {ascii(path)}: {exc.strerror or exc}") from None

@@ -3,15 +3,15 @@
 
 A receipt is what a reviewer keeps: the same evidence and policy must give
 the same bytes, so it holds no clock, keys are sorted, and the JSON is
-ASCII.  It is written to a temporary file in the target directory, flushed,
-then linked into place, so a crash never leaves half a receipt and an
-existing receipt is never replaced.
+ASCII.  It is written by the one writer, ``_write.write_new_file``
+(re-exported here): atomically, and never over an existing path.
 """
 
 from __future__ import annotations
 
 import json
-import os
+
+from ._write import write_new_file
 
 __all__ = ["receipt_bytes", "sha256_hex", "write_new_file"]
 
@@ -41,34 +41,3 @@ def sha256_hex(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
-
-
-def write_new_file(path: str, data: bytes) -> None:
-    """Write *data* to *path* atomically; raise ``FileExistsError`` if it exists.
-
-    The bytes go to a temporary file beside *path* and are fsynced; then
-    ``os.link`` puts them in place, which fails rather than replacing an
-    existing file (``os.replace`` would silently overwrite).
-    """
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=".scorecontract-", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            raise
-        except OSError:
-            # No hard links on this file system: exclusive create instead.
-            # Not atomic against a crash mid-write, but never overwrites.
-            with open(path, "xb") as stream:
-                stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
-    finally:
-        os.unlink(temporary)

@@ -365,12 +365,14 @@ def _manifest_ids(manifest: object) -> list[str]:
     from ._encoding import decode_evidence, find_surrogate
 
     if isinstance(manifest, (str, os.PathLike)):
-        from ._read import read_evidence_file
+        from ._read import read_file
         from ._strict_json import parse_json
 
         path = os.fspath(manifest)
         try:
-            value = parse_json(decode_evidence(read_evidence_file(path, MAX_MANIFEST_BYTES)))
+            # One limit for the read and the decoding: decode_evidence's
+            # default is the 1 MiB evidence limit, not the manifest's.
+            value = parse_json(decode_evidence(read_file(path, MAX_MANIFEST_BYTES, what="manifest"), MAX_MANIFEST_BYTES))
         except InvalidEvidence as exc:
             raise PolicyError("bad-population", f"manifest {ascii(path)}: {exc}") from None
         where = f"manifest {ascii(path)}"
@@ -847,36 +849,29 @@ def report(
     tally = _Tally(count, ids, policy, max_listed, candidate)
     digest = hashlib.sha256()
     failure: tuple[str, str] | None = None
-    path = ""
     try:
         if isinstance(source, (str, os.PathLike)):
-            path = os.fspath(source)
-            try:
-                opened = open(path, "rb")
-            except (ValueError, UnicodeError):
-                # A NUL byte or a lone surrogate in the path: no such file
-                # can exist, and the report says so rather than raising.
-                raise InvalidEvidence(
-                    "file-unreadable", f"{ascii(path)} is not a usable file name"
-                ) from None
-            with opened as stream:
-                _stream_lines(stream, tally, max_line_bytes, digest)
+            from ._read import checked_stream, open_regular
+
+            # The one reader: a regular file only, refused without blocking.
+            with open_regular(os.fspath(source), what="trials file") as stream:
+                _stream_lines(checked_stream(stream, what="trials"), tally, max_line_bytes, digest)
         elif isinstance(source, (bytes, bytearray, memoryview)):
             import io
 
             _stream_lines(io.BytesIO(bytes(source)), tally, max_line_bytes, digest)
         elif callable(getattr(source, "read", None)):
-            _stream_lines(source, tally, max_line_bytes, digest)
+            from ._read import checked_stream
+
+            # A closed or unreadable stream is an INVALID report, not the
+            # ValueError io raises for it.
+            _stream_lines(checked_stream(source, what="trials"), tally, max_line_bytes, digest)
         else:
             failure = (
                 "input-type",
                 f"source must be a path, bytes or a binary stream, not {describe_value(source)}",
             )
-    except FileNotFoundError:
-        failure = ("file-not-found", f"no trials file at {ascii(path)}")
-    except IsADirectoryError:
-        failure = ("file-unreadable", f"{ascii(path)} is a directory, not a trials file")
-    except OSError as exc:
+    except OSError as exc:  # closing the file; reads fail as InvalidEvidence
         failure = ("file-unreadable", f"cannot read the trials: {exc.strerror or exc}")
     except InvalidEvidence as exc:
         failure = (exc.code, exc.message)

@@ -15,6 +15,8 @@ from ._describe import format_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Iterator
+
     from ._report import Metric, Report
 
 __all__ = [
@@ -27,6 +29,7 @@ __all__ = [
     "render_text",
     "shown_id",
     "junit_xml_bytes",
+    "junit_xml_chunks",
 ]
 
 FORMATS = ("text", "json", "markdown", "github")
@@ -272,21 +275,71 @@ def render(report: Report, form: str, source: str | None = None) -> str:
     return render_text(report, source)
 
 
-def junit_xml_bytes(report: Report) -> bytes:
-    """JUnit XML with one ``<testcase>`` per scheduled trial.
+def _xml(text: str) -> str:
+    """*text* escaped for XML character data or a double-quoted attribute.
 
-    PASS is a bare testcase, FAIL a ``<failure>``, a trial with only
-    invalid observations or none at all an ``<error>``: CI systems show an
-    error as "the test could not run", which is what INVALID means.
-    Written with ``xml.etree``; names and messages are made printable
-    first, because XML 1.0 cannot hold control characters even escaped.
+    The text is printable by then (``_printable``), but a trial id may
+    still hold ``&``, ``<`` or ``"``.
     """
-    import io
-    import xml.etree.ElementTree as ET
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
 
-    suites = ET.Element("testsuites", {"name": "scorecontract"})
-    suite = ET.SubElement(suites, "testsuite", {"name": "scorecontract report"})
-    properties = ET.SubElement(suite, "properties")
+
+def _junit_cases(report: Report) -> Iterator[tuple[str, str, str, str]]:
+    """``(name, status, code, message)`` per testcase, in ``trials()`` order.
+
+    The trials the file or the manifest names come one testcase each.  Under
+    a bare ``scheduled`` count, the trials the file never names are
+    indistinguishable, and there may be any number of them: they are one
+    testcase, an ``<error>`` giving their count, so the XML grows with
+    the input, not with the count.
+    """
+    named = 0
+    for trial_id, status, line, code, message in report.trials():
+        if trial_id is None:
+            break
+        named += 1
+        name = trial_id if trial_id.isprintable() else shown_id(trial_id)
+        where = f"line {line}: " if line is not None else ""
+        yield name, status, code, where + _printable(message)
+    unnamed = report.scheduled - named
+    if unnamed:
+        trials = "trial" if unnamed == 1 else "trials"
+        yield (
+            f"({unnamed} scheduled {trials} never named in the file)",
+            "MISSING",
+            "missing-evidence",
+            f"{unnamed} of {report.scheduled} scheduled {trials} have no observation: "
+            "the file never names them",
+        )
+
+
+def junit_xml_chunks(report: Report) -> Iterator[bytes]:
+    """JUnit XML for *report*, as UTF-8 chunks of about 64 KiB.
+
+    One ``<testcase>`` per trial the file or manifest names, and one for
+    all the trials a bare count schedules that the file never names.  PASS
+    is a bare testcase, FAIL a ``<failure>``, a trial with only invalid
+    observations or none at all an ``<error>``: CI systems show an error as
+    "the test could not run", which is what INVALID means.  Names and
+    messages are made printable first, because XML 1.0 cannot hold control
+    characters even escaped.  Generated as it is written, so a report over
+    a million trials never holds its XML in memory.
+    """
+    failures = errors = tests = 0
+    for _, status, _, _ in _junit_cases(report):
+        tests += 1
+        if status == "FAIL":
+            failures += 1
+        elif status != "PASS":
+            errors += 1
+    counts = f'tests="{tests}" failures="{failures}" errors="{errors}" skipped="0"'
+    parts = [
+        "<?xml version='1.0' encoding='utf-8'?>\n",
+        f'<testsuites name="scorecontract" {counts}>\n',
+        f'<testsuite name="scorecontract report" {counts}>\n<properties>',
+    ]
     for name, value in (
         ("verdict", report.verdict.value),
         ("code", report.code),
@@ -299,37 +352,42 @@ def junit_xml_bytes(report: Report) -> bytes:
         ("missing", str(report.missing)),
         ("sha256", report.sha256),
     ):
-        ET.SubElement(properties, "property", {"name": name, "value": value})
-    failures = errors = 0
-    for index, (trial_id, status, line, code, message) in enumerate(report.trials(), 1):
-        if trial_id is None:
-            name = f"(scheduled trial {index} of {report.scheduled}, never named in the file)"
+        parts.append(f'<property name="{name}" value="{_xml(value)}" />')
+    parts.append("</properties>\n")
+    size = 0
+    for name, status, code, message in _junit_cases(report):
+        case = f'<testcase classname="scorecontract.report" name="{_xml(name)}"'
+        if status == "PASS":
+            part = case + " />\n"
+        elif status == "FAIL":
+            part = f'{case}><failure type="{_xml(code)}" message="{_xml(message)}" /></testcase>\n'
         else:
-            name = trial_id if trial_id.isprintable() else shown_id(trial_id)
-        case = ET.SubElement(suite, "testcase", {"classname": "scorecontract.report", "name": name})
-        where = f"line {line}: " if line is not None else ""
-        if status == "FAIL":
-            failures += 1
-            ET.SubElement(case, "failure", {"type": code, "message": where + _printable(message)})
-        elif status != "PASS":
-            errors += 1
-            ET.SubElement(
-                case, "error", {"type": code, "message": where + f"{status}: " + _printable(message)}
+            part = (
+                f'{case}><error type="{_xml(code)}" message="{_xml(status + ": " + message)}" />'
+                "</testcase>\n"
             )
-    counts = {
-        "tests": str(report.scheduled),
-        "failures": str(failures),
-        "errors": str(errors),
-        "skipped": "0",
-    }
-    for element in (suites, suite):
-        for key, value in counts.items():
-            element.set(key, value)
-    out = ET.SubElement(suite, "system-out")
-    out.text = render_text(report)
-    buffer = io.BytesIO()
-    ET.ElementTree(suites).write(buffer, encoding="utf-8", xml_declaration=True)
-    return buffer.getvalue() + b"\n"
+        parts.append(part)
+        size += len(part)
+        if size >= _JUNIT_CHUNK:
+            yield _utf8("".join(parts))
+            parts, size = [], 0
+    parts.append(f"<system-out>{_xml(render_text(report))}</system-out>\n</testsuite>\n</testsuites>\n")
+    yield _utf8("".join(parts))
+
+
+_JUNIT_CHUNK = 64 * 1024
+
+
+def _utf8(text: str) -> bytes:
+    # Printable text holds no lone surrogate (repr escapes them), so this
+    # never replaces anything; if one got through, it would be shown as
+    # \udXXX rather than crash the write.
+    return text.encode("utf-8", "backslashreplace")
+
+
+def junit_xml_bytes(report: Report) -> bytes:
+    """The whole of ``junit_xml_chunks(report)``, for tests and small reports."""
+    return b"".join(junit_xml_chunks(report))
 
 
 def receipt_dict(report: Report) -> dict[str, object]:

@@ -88,15 +88,13 @@ def key_from_file(path: str, /) -> bytes:
     import os
     import stat
 
+    from ._read import open_regular, read_bounded
+
     source = f"key file {ascii(path)}"
     try:
-        # stat before open: opening a FIFO for reading would block.
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise PolicyError("bad-key", f"{source} is not a regular file")
-        with open(path, "rb") as stream:
+        # The one reader: a FIFO or a device is refused without blocking.
+        with open_regular(path, what="key file") as stream:
             mode = os.fstat(stream.fileno()).st_mode
-            if not stat.S_ISREG(mode):
-                raise PolicyError("bad-key", f"{source} is not a regular file")
             # Windows has no group and others bits to test; os.stat makes
             # them up from the read-only flag.
             if os.name == "posix" and mode & 0o077:
@@ -105,15 +103,15 @@ def key_from_file(path: str, /) -> bytes:
                     f"{source} has mode {stat.S_IMODE(mode):04o}: group or others can access "
                     f"it; make it private (chmod 600 {path})",
                 )
-            data = stream.read(MAX_KEY_BYTES + 1)
-    except PolicyError:
-        raise
-    except FileNotFoundError:
-        raise PolicyError("bad-key", f"no {source}") from None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        raise PolicyError("bad-key", f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
-    if len(data) > MAX_KEY_BYTES:
-        raise PolicyError("bad-key", f"{source} is over {MAX_KEY_BYTES} bytes; not a key file")
+            data = read_bounded(stream, MAX_KEY_BYTES, what=source)
+    except InvalidEvidence as exc:
+        # A key that cannot be read is configuration (exit 2), and the
+        # messages never hold a byte of the key.
+        if exc.code == "too-large":
+            raise PolicyError("bad-key", f"{source} is over {MAX_KEY_BYTES} bytes; not a key file") from None
+        if exc.code == "file-not-found":
+            raise PolicyError("bad-key", f"no {source}") from None
+        raise PolicyError("bad-key", exc.message) from None
     return _normalise_key(data, source)
 
 
