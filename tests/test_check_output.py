@@ -348,10 +348,10 @@ def test_help_documents_the_options_and_exit_codes():
 # -- the README shows what the program does -----------------------------------
 
 
-def readme_block(heading, language):
+def readme_block(page, heading, language):
     from support import ROOT
 
-    section = (ROOT / "README.md").read_text(encoding="utf-8").split(heading + "\n", 1)[1]
+    section = (ROOT / "docs" / page).read_text(encoding="utf-8").split(heading + "\n", 1)[1]
     return section.split(f"```{language}\n", 1)[1].split("```\n", 1)[0]
 
 
@@ -359,13 +359,15 @@ def test_readme_receipt_is_a_real_receipt(tmp_path):
     (tmp_path / "result.json").write_bytes(b'{"score": 1e400}')
     result = run_cli("check", "--receipt", "receipt.json", "result.json", cwd=tmp_path)
     assert result.returncode == 3
-    assert (tmp_path / "receipt.json").read_text(encoding="ascii") == readme_block("### Receipts", "json")
+    # The page shows the receipt as `cat receipt.json` prints it.
+    shown = readme_block("receipts.md", "## The receipt of `check`", "console").split("$ cat receipt.json\n", 1)[1]
+    assert (tmp_path / "receipt.json").read_text(encoding="ascii") == shown
 
 
 def test_readme_demo_rows_are_real(capsys):
     assert cli.main(["demo"]) == 0
     output = capsys.readouterr().out.splitlines()
-    shown = [line for line in readme_block("### Demo", "").splitlines() if line != "..."]
+    shown = [line for line in readme_block("cli.md", "## Demo", "console").splitlines() if not line.startswith("$ ")]
     assert len(shown) >= 5
     for line in shown:
         assert line in output

@@ -310,11 +310,11 @@ def test_acceptance_nan_and_duplicate_policy_files_in_a_fresh_interpreter(tmp_pa
 
 
 def readme_policy_examples():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### Policy files", 1)[1].split("\n### ", 1)[0]
+    text = (ROOT / "docs" / "policies.md").read_text(encoding="utf-8")
+    section = re.split(r"\n##+ ", text.split("\n## Policy files\n", 1)[1], maxsplit=1)[0]
     examples = re.findall(r"```(json|toml)\n(.*?)```", section, re.DOTALL)
     if len(examples) < 2:
-        raise AssertionError("the README's Policy files section lost its examples")
+        raise AssertionError("the Policy files section of docs/policies.md lost its examples")
     return examples
 
 

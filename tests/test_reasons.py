@@ -10,11 +10,11 @@ from support import ROOT, SRC
 
 
 def readme_codes():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "reason-codes.md").read_text(encoding="utf-8")
     section = text.split("<!-- reason-codes:", 1)[1].split("\n## ", 1)[0]
     codes = re.findall(r"^\| `([a-z0-9-]+)` \|", section, re.MULTILINE)
     if not codes:
-        raise AssertionError("README has no reason-code table")
+        raise AssertionError("docs/reason-codes.md has no reason-code table")
     return codes
 
 

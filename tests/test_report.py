@@ -651,16 +651,18 @@ def test_public_names():
 
 
 def test_the_readme_example_is_what_the_report_prints():
+    import re
+
     from scorecontract._report_output import render_text
     from support import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Reports\n", 1)[1].split("\n## ", 1)[0]
-    blocks = section.split("```\n")[1::2]
+    page = (ROOT / "docs" / "reports.md").read_text(encoding="utf-8")
+    section = page.split("\n## The rules\n", 1)[0]
+    blocks = re.findall(r"^```[a-z]*\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)
     trials_block = next(b for b in blocks if b.startswith('{"trial_id"'))
     output_block = next(b for b in blocks if b.startswith("$ scorecontract report"))
-    data = trials_block.split("```")[0].encode("utf-8")
-    expected = output_block.split("```")[0].split("\n", 1)[1].rstrip("\n")
+    data = trials_block.encode("utf-8")
+    expected = output_block.split("\n", 1)[1].rstrip("\n")
     result = report(data, scheduled=4)
     assert result.verdict is Verdict.INVALID
     assert render_text(result, "trials.jsonl") == expected

@@ -169,7 +169,7 @@ def test_vendored_copy_gives_the_manifest_verdicts(tmp_path, parent, name, flags
 
 
 def test_vendored_copy_runs_as_python_dash_m(tmp_path):
-    # The README's one-line check of a copy: run from the repository that
+    # The docs' one-line check of a copy: run from the repository that
     # holds it, `python -m ci_tools._vendor.gate check FILE`.
     vendor(tmp_path, "ci_tools._vendor", "gate")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
@@ -205,8 +205,7 @@ def test_isolation_really_hides_the_source_tree(tmp_path):
 
 
 def test_readme_tells_how_to_vendor():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Vendoring\n", 1)[1].split("\n## ", 1)[0]
+    section = (ROOT / "docs" / "vendoring.md").read_text(encoding="utf-8")
     # What to copy, the licence that goes with it, how to check the copy (the
     # command test_vendored_copy_runs_as_python_dash_m runs), and the rule.
     assert "`src/scorecontract/`" in section and "`LICENSE`" in section
