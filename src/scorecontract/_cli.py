@@ -47,6 +47,7 @@ _VERDICT_STATUSES = frozenset({0, 1, 3, 4})
 # One row per status; each command's --help lists the rows that apply to it.
 _EXIT_ROWS = {
     "pass": "  0   PASS: the only status that releases",
+    "any": "  0   PASS: the only status that releases (sign, demo: done)",
     "fail": "  1   FAIL: valid evidence below the threshold",
     "usage": "  2   usage or configuration error (bad option, threshold or policy;\n"
     "      a receipt or kept-evidence file that cannot be written)",
@@ -58,7 +59,7 @@ _EXIT_ROWS = {
     "interrupted": "  130 interrupted (SIGINT)",
 }
 _EXIT_TABLES = {
-    "scorecontract": ("pass", "fail", "usage", "invalid", "review", "internal", "ioerr", "interrupted"),
+    "scorecontract": ("any", "fail", "usage", "invalid", "review", "internal", "ioerr", "interrupted"),
     "check": ("pass", "fail", "usage", "invalid", "internal", "ioerr", "interrupted"),
     "report": ("pass", "fail", "usage", "invalid", "review", "internal", "ioerr", "interrupted"),
 }
@@ -207,33 +208,6 @@ def _guard_standard_descriptors() -> frozenset[int]:
 # -- parsing: argparse, made to print through the writers and never exit ------
 
 
-class _UsageError(Exception):
-    """argparse's ``error()``: exit 2 after the usage and the message."""
-
-    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
-        Exception.__init__(self, message)
-        self.parser = parser
-        self.message = message
-
-
-class _ParserExit(Exception):
-    """argparse's ``exit()``, which only ``error()`` and help would call."""
-
-    def __init__(self, status: int) -> None:
-        Exception.__init__(self, status)
-        self.status = status
-
-
-class _HelpRequested(Exception):
-    """``-h``, ``--help`` or ``--version`` was parsed; ``main`` decides."""
-
-    def __init__(self, parser: argparse.ArgumentParser, option: str, text: str) -> None:
-        Exception.__init__(self, option)
-        self.parser = parser
-        self.option = option
-        self.text = text
-
-
 def _help_width() -> int:
     """The width argparse would use, found without importing shutil.
 
@@ -260,6 +234,16 @@ def _help_width() -> int:
 def _parser_class() -> type[argparse.ArgumentParser]:
     import argparse
 
+    class Stop(Exception):
+        """Parsing stops here; ``main`` decides the status from ``args``.
+
+        ``args`` is ``("help", parser, option, text)`` for -h, --help or
+        --version, ``("usage", parser, message)`` for argparse's
+        ``error()``, and ``("exit", parser, status)`` for its ``exit()``.
+        Defined here, not at module level, because it never leaves ``main``:
+        it is no part of the package's exception hierarchy.
+        """
+
     class Help(argparse.Action):
         """-h/--help: hands the request to ``main`` instead of exiting 0."""
 
@@ -268,7 +252,7 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             argparse.Action.__init__(self, option_strings, dest, **kwargs)
 
         def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None) -> NoReturn:
-            raise _HelpRequested(parser, option_string or "--help", parser.format_help())
+            raise Stop("help", parser, option_string or "--help", parser.format_help())
 
     class Version(Help):
         """--version: the same, with the version as the text."""
@@ -276,9 +260,11 @@ def _parser_class() -> type[argparse.ArgumentParser]:
         def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None) -> NoReturn:
             from . import __version__
 
-            raise _HelpRequested(parser, option_string or "--version", f"scorecontract {__version__}\n")
+            raise Stop("help", parser, option_string or "--version", f"scorecontract {__version__}\n")
 
     class Parser(argparse.ArgumentParser):
+        stop = Stop
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             # Every parser, sub-commands included (they are built from this
             # class): no prefix matching, so --he is not --help and --thr is
@@ -289,7 +275,8 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             self.register("action", "scorecontract-version", Version)
             self.add_argument(
                 "-h", "--help", action=Help,
-                help="show this help message and exit (only as the sole argument after the command)",
+                help="show this help message and exit; obeyed only alone "
+                "(scorecontract --help, scorecontract COMMAND --help)",
             )
 
         def _get_formatter(self) -> argparse.HelpFormatter:
@@ -303,12 +290,12 @@ def _parser_class() -> type[argparse.ArgumentParser]:
                 (warn if file is None or file is sys.stderr else emit)(*lines.split("\n"))
 
         def error(self, message: str) -> NoReturn:
-            raise _UsageError(self, message)
+            raise Stop("usage", self, message)
 
         def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
             if message:
                 self._print_message(message, sys.stderr)
-            raise _ParserExit(status)
+            raise Stop("exit", self, status)
 
     return Parser
 
@@ -323,7 +310,7 @@ def _build_parser() -> argparse.ArgumentParser:
         epilog=exit_table("scorecontract"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="scorecontract-version", help="show the version and exit (only alone)")
+    parser.add_argument("--version", action="scorecontract-version", help="show the version and exit; obeyed only alone")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     commands.required = True
 
@@ -370,7 +357,27 @@ def _dash_arguments(root: argparse.ArgumentParser, argv: Sequence[str]) -> list[
     ]
 
 
-def _help_or_refusal(request: _HelpRequested, argv: Sequence[str], root: argparse.ArgumentParser) -> int:
+def _stopped(stop: Exception, argv: Sequence[str], root: argparse.ArgumentParser) -> int:
+    """The status when parsing stopped: help, a usage error or an exit."""
+    kind, parser = stop.args[0], stop.args[1]
+    if kind == "help":
+        return _help_or_refusal(parser, stop.args[2], stop.args[3], argv, root)
+    if kind == "usage":
+        lines = [*parser.format_usage().rstrip("\n").split("\n"), f"{parser.prog}: error: {stop.args[2]}"]
+        unknown = _dash_arguments(root, argv)
+        if unknown:
+            lines.append(_hint(root, argv, unknown[0]))
+        warn(*lines)
+        return EXIT_USAGE
+    # argparse's exit(): only help would exit 0, and help does not come
+    # this way, so 0 here is a usage error too.
+    status = stop.args[2]
+    return status if type(status) is int and status != 0 else EXIT_USAGE
+
+
+def _help_or_refusal(
+    parser: argparse.ArgumentParser, option: str, text: str, argv: Sequence[str], root: argparse.ArgumentParser
+) -> int:
     """Print the help or version, exit 0, only if the flag stands alone.
 
     Alone means ``scorecontract --help``, ``scorecontract --version`` or
@@ -380,18 +387,14 @@ def _help_or_refusal(request: _HelpRequested, argv: Sequence[str], root: argpars
     evidence nobody read.
     """
     arguments = list(argv)
-    alone = arguments[-1:] == [request.option] and (
-        len(arguments) == 1 if request.parser is root else len(arguments) == 2
-    )
+    alone = arguments[-1:] == [option] and len(arguments) == (1 if parser is root else 2)
     if alone:
-        lines = request.text[:-1] if request.text.endswith("\n") else request.text
-        emit(*lines.split("\n"))
+        emit(*(text[:-1] if text.endswith("\n") else text).split("\n"))
         return 0
-    prog = request.parser.prog
     warn(
-        f"{prog}: error: {request.option} is obeyed only on its own ({prog} {request.option}); "
+        f"{parser.prog}: error: {option} is obeyed only on its own ({parser.prog} {option}); "
         "beside other arguments it is refused",
-        _hint(root, arguments, request.option),
+        _hint(root, arguments, option),
     )
     return EXIT_USAGE
 
@@ -422,20 +425,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: list[str]) -> int:
     try:
         parser = _build_parser()
+        stop: type[Exception] = getattr(parser, "stop")
         try:
             args = parser.parse_args(argv)
-        except _HelpRequested as request:
-            return _help_or_refusal(request, argv, parser)
-        except _UsageError as exc:
-            lines = [*exc.parser.format_usage().rstrip("\n").split("\n"), f"{exc.parser.prog}: error: {exc.message}"]
-            unknown = _dash_arguments(parser, argv)
-            if unknown:
-                lines.append(_hint(parser, argv, unknown[0]))
-            warn(*lines)
-            return EXIT_USAGE
-        except _ParserExit as exc:
-            # Only help would exit 0, and help does not come this way.
-            return exc.status if exc.status else EXIT_USAGE
+        except stop as exc:
+            return _stopped(exc, argv, parser)
         status: int = args.run(args)
         return status
     except PolicyError as exc:
