@@ -84,8 +84,15 @@ def test_demo_into_head_has_no_traceback():
         capture_output=True, timeout=120,
     )
     assert result.stdout.splitlines()[0].startswith(b"naive gate: ")
-    assert result.stdout.splitlines()[-1] == b"status=0"
-    assert b"Traceback" not in result.stderr and result.stderr == b""
+    # Whether head leaves before the last line is written is a race: if
+    # every line reached the pipe the status is 0; if one could not be
+    # written it is 74, never 0, and said in one line.  Never a traceback.
+    status = result.stdout.splitlines()[-1]
+    assert status in (b"status=0", b"status=74")
+    if status == b"status=0":
+        assert result.stderr == b""
+    else:
+        assert result.stderr.count(b"\n") == 1 and b"could not be written" in result.stderr
 
 
 def test_demo_is_listed_in_help(capsys):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+from ._escape import loadable
 from ._github import workflow_command
 from ._receipt import _json_default, sha256_hex
 
@@ -33,15 +34,27 @@ _GITHUB_COMMANDS = {"PASS": "notice", "FAIL": "error", "INVALID": "error", "REVI
 
 
 def check_receipt(
-    decision: Decision | Judgment, /, *, path: str, evidence: bytes | None
+    decision: Decision | Judgment,
+    /,
+    *,
+    path: str,
+    evidence: bytes | None,
+    provenance: dict[str, object] | None = None,
 ) -> dict[str, object]:
     """Return the receipt of *decision* as a JSON-ready dict.
 
-    *path* is the evidence path exactly as given (``"-"`` for standard
-    input).  *evidence* is the exact bytes read, or None when no complete
-    evidence was read (a missing or unreadable file, a directory, input over
-    the byte limit): then ``sha256`` and ``length`` are null rather than the
+    *path* is the evidence path as given (``"-"`` for standard input).
+    *evidence* is the exact bytes read, or None when no complete evidence
+    was read (a missing or unreadable file, a directory, input over the
+    byte limit): then ``sha256`` and ``length`` are null rather than the
     hash of zero bytes, which would claim an empty file was judged.
+    *provenance*, when given, is the receipt's ``provenance`` section.
+
+    Every string is kept exactly, except one holding a lone surrogate: a
+    file name that is not UTF-8 reaches Python as ``os.fsdecode`` gives it
+    (byte 0xFF as U+DCFF), which strict JSON cannot hold, so that string is
+    shown as ``escape()`` shows it (``\\udcff``).  The receipt then always
+    loads with ``scorecontract.loads``.
     """
     from . import __version__
 
@@ -52,9 +65,11 @@ def check_receipt(
         "sha256": None if evidence is None else sha256_hex(evidence),
         "length": None if evidence is None else len(evidence),
     }
+    if provenance is not None:
+        receipt["provenance"] = provenance
     receipt["scorecontract"] = __version__
     receipt["receipt_version"] = RECEIPT_VERSION
-    return receipt
+    return loadable(receipt)
 
 
 def result_line(receipt: dict[str, object], /, *, format: str) -> str:

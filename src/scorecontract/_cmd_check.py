@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import sys
-
 from ._cli_policy import add_policy_arguments, policy_from_args
 from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, PolicyError
@@ -136,17 +134,20 @@ def _deliver(
     verdict is not lost).
     """
     from ._check_output import check_receipt, result_line
-    from ._cli import EXIT_USAGE, emit
+    from ._cli import EXIT_USAGE, emit, warn
 
     if args.format == "text" and args.receipt is None and args.keep_evidence is None:
         # The common release-script call: one line, no record asked for, so
         # no hashing (hashlib alone costs more than the decision).
         emit(result_line(decision.as_dict(), format="text"))
         return decision.verdict.exit_code
-    receipt = check_receipt(decision, path=args.path, evidence=evidence)
-    if provenance is not None:
+    receipt = check_receipt(
+        decision,
+        path=args.path,
+        evidence=evidence,
         # Built only with the receipt: it reads the evidence once more.
-        receipt["provenance"] = provenance.receipt_section(evidence)
+        provenance=None if provenance is None else provenance.receipt_section(evidence),
+    )
     problems = []
     if args.keep_evidence is not None and evidence is not None:
         from ._keep import keep_evidence
@@ -165,8 +166,7 @@ def _deliver(
         except OSError as exc:
             problems.append(f"cannot write the receipt {ascii(args.receipt)}: {_why(exc)}")
     emit(result_line(receipt, format=args.format))
-    for problem in problems:
-        print(f"scorecontract: error: {problem}", file=sys.stderr)
+    warn(*(f"scorecontract: error: {problem}" for problem in problems))
     return EXIT_USAGE if problems else decision.verdict.exit_code
 
 

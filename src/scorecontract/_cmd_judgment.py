@@ -27,7 +27,7 @@ def add_arguments(check: argparse.ArgumentParser) -> None:
         choices=("score", "judgment"),
         default="score",
         help='what the evidence is: a score record {"score": <number>} (the default), '
-        'or a grader judgment {"pass": <bool>, "score": <number>, ...} (SPEC section 5); '
+        'or a grader judgment {"pass": <bool>, "score": <number>, ...}; '
         "a judgment has no threshold unless --threshold is given",
     )
     check.add_argument(
@@ -59,7 +59,7 @@ def run_judgment_check(args: argparse.Namespace) -> int:
     from ._policy import default_policy
 
     # No --threshold means no threshold for a judgment, not 0.8: an explicit
-    # "pass": true with score 0 passes (SPEC section 5).
+    # "pass": true with score 0 passes.
     if args.threshold is None and args.policy is None:
         if args.exact:
             raise PolicyError(

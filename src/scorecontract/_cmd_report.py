@@ -167,7 +167,8 @@ def _run_report(args: argparse.Namespace) -> int:
         candidate=args.candidate,
     )
     shown = None if args.path == "-" else args.path
-    emit(render(result, args.format, shown))
+    # The renderers end each line of their own; emit escapes within them.
+    emit(*render(result, args.format, shown).split("\n"))
     if args.junit_xml is not None:
         # Streamed: the XML of a million trials is never held whole.
         _write("--junit-xml", args.junit_xml, junit_xml_chunks(result))

@@ -8,8 +8,6 @@ judge the evidence (the gate does), and never replaces a signature file.
 
 from __future__ import annotations
 
-import sys
-
 from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import PolicyError
 

@@ -394,11 +394,14 @@ def receipt_dict(report: Report) -> dict[str, object]:
     """The receipt: the report's JSON plus the library version.
 
     Deterministic for the same input, population and policy: no clock, no
-    path, and the input's SHA-256 covers every byte read.
+    path, and the input's SHA-256 covers every byte read.  A trial id
+    holding a lone surrogate is shown as ``escape()`` shows it, so the
+    receipt loads with ``scorecontract.loads``.
     """
     from . import __version__
+    from ._escape import loadable
 
     receipt = report.as_dict()
     receipt["receipt"] = "scorecontract report"
     receipt["scorecontract_version"] = __version__
-    return receipt
+    return loadable(receipt)
