@@ -1339,13 +1339,21 @@ def _what_is_missing(value: object, key: object, pointer: bool) -> str | None:
                     f"an array, and {_clip(ascii(key))} is not an array index "
                     "(RFC 6901: ASCII digits, no leading zeros)"
                 )
-            return f"an array of {len(value)} elements, so it has no element {index}"  # type: ignore[arg-type]
+            return f"{_describe_node(value)}, so it has no element {index}"
         return f"{describe_value(value)}, which has no members"
     if type(key) is int:
         if kind is list:
-            return f"an array of {len(value)} elements, so it has no element {key}"  # type: ignore[arg-type]
+            return f"{_describe_node(value)}, so it has no element {key}"
         return f"{describe_value(value)}, not an array"
     return None
+
+
+def _describe_node(value: object) -> str:
+    if type(value) is dict:
+        return f"an object of {len(value)} member{'s' if len(value) != 1 else ''}"
+    if type(value) is list:
+        return f"an array of {len(value)} element{'s' if len(value) != 1 else ''}"
+    return describe_value(value)
 
 
 class Query:
@@ -1457,6 +1465,11 @@ class Query:
         what = _what_is_missing(value, key, pointer) if len(nodes) == 1 else None
         if what is not None:
             message = f"{label} selects {shown}, {what}"
+        elif len(nodes) == 1:
+            message = (
+                f"{label} selects {shown}, {_describe_node(value)}, from which "
+                f"{_clip(ascii(segment))} selects nothing"
+            )
         else:
             count = f"{len(nodes)} node{'s' if len(nodes) != 1 else ''}"
             message = (
