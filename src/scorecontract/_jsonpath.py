@@ -53,15 +53,14 @@ from ._strict_json import MAX_NUMBER_LENGTH, underflows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, List, Optional, Sequence, Tuple, Union
+    from typing import Iterable, Optional, Sequence, Tuple, Union
 
     # A node's location: None for the root, else (parent location, key).
     _Loc = Optional[Tuple["_Loc", Union[str, int]]]
     _Node = Tuple[object, _Loc]
     _Selector = Union["_Name", "_Wildcard", "_Index", "_Slice", "_Filter"]
     _Logical = Union["_Or", "_And", "_Not", "_Exists", "_FunctionTest", "_Comparison"]
-    _Comparable = Union["_Literal", "_QueryExpr", "_Call"]
-    _Primary = Union["_Literal", "_QueryExpr", "_Call"]
+    _Operand = Union["_Literal", "_QueryExpr", "_Call"]
 
 __all__ = [
     "MAX_NESTING",
@@ -94,7 +93,6 @@ _STRING_ESCAPES = {
     "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "/": "/", "\\": "\\",
 }
 _COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
-_NEEDS_PARENTHESES = "'!' negates only the test right after it"
 
 
 class NonFiniteRead(InvalidEvidence):
@@ -150,7 +148,7 @@ def _decimal_type() -> type | None:
 def _is_number(value: object) -> bool:
     kind = type(value)
     # type() and not isinstance(): bool subclasses int, and true is not 1.
-    return kind is int or kind is float or (kind is not str and kind is _decimal_type())
+    return kind is int or kind is float or kind is _decimal_type()
 
 
 def _not_finite(value: object) -> bool:
@@ -295,12 +293,13 @@ def normalized_path(keys: Iterable[str | int]) -> str:
     """
     parts = ["$"]
     for key in keys:
-        if type(key) is int:
+        if type(key) is int and key >= 0:
             parts.append(f"[{key}]")
         elif type(key) is str:
             parts.append(_name_part(key))
         else:
-            raise TypeError(f"a path key is a str or an int, not {describe_value(key)}")
+            # bool is an int, and a negative index is not normalized.
+            raise TypeError(f"a path key is a str or an int >= 0, not {describe_value(key)}")
     return "".join(parts)
 
 
@@ -487,30 +486,29 @@ def _apply(segments: Sequence[_Segment], nodes: list[_Node], root: _Node) -> lis
     return nodes
 
 
-def _walk(keys: Sequence[object], value: object, loc: _Loc) -> _Node:
-    """Follow singular *keys* (str member names, int indexes) from a node."""
+def _walk(keys: Sequence[object], value: object, loc: _Loc, pointer: bool = False) -> _Node:
+    """Follow *keys* from a node: str member names and int indexes, or the
+    str tokens of a JSON Pointer if *pointer*.  Returns _NOTHING_NODE when
+    a key leads nowhere."""
     for key in keys:
-        kind = type(value)
-        if type(key) is str:
-            if kind is not dict:
-                if kind is not list and not _is_json_scalar(value):
-                    raise _not_json(value)
-                return _NOTHING_NODE
-            value = value.get(key, _MISSING)  # type: ignore[attr-defined]
-            if value is _MISSING:
-                return _NOTHING_NODE
-            loc = (loc, key)
-        else:
-            if kind is not list:
-                if kind is not dict and not _is_json_scalar(value):
-                    raise _not_json(value)
-                return _NOTHING_NODE
-            size = len(value)  # type: ignore[arg-type]
-            index: int = key if key >= 0 else size + key  # type: ignore[assignment,operator]
-            if not 0 <= index < size:
-                return _NOTHING_NODE
-            value = value[index]  # type: ignore[index]
-            loc = (loc, index)
+        if type(value) is dict:
+            if type(key) is str:
+                value = value.get(key, _MISSING)
+                if value is not _MISSING:
+                    loc = (loc, key)
+                    continue
+        elif type(value) is list:
+            index = key if type(key) is int else _array_index(key) if pointer else None  # type: ignore[arg-type]
+            if index is not None:
+                if index < 0:
+                    index += len(value)
+                if 0 <= index < len(value):
+                    value = value[index]
+                    loc = (loc, index)
+                    continue
+        elif not _is_json_scalar(value):
+            raise _not_json(value)
+        return _NOTHING_NODE
     return value, loc
 
 
@@ -538,7 +536,7 @@ class _QueryExpr:
         # RFC 9535 section 2.3.5.1: a singular query, only name and index
         # segments, selects at most one node and may be compared.
         keys = [segment.key for segment in segments]
-        self.keys: list[object] | None = None if _MISSING in keys else keys
+        self.keys: list[object] | None = None if any(key is _MISSING for key in keys) else keys
 
     def nodes(self, current: _Node, root: _Node) -> list[_Node]:
         start = root if self.absolute else current
@@ -732,7 +730,7 @@ class _FunctionTest:
 class _Comparison:
     __slots__ = ("left", "op", "right")
 
-    def __init__(self, op: str, left: _Comparable, right: _Comparable) -> None:
+    def __init__(self, op: str, left: _Operand, right: _Operand) -> None:
         self.op = op
         self.left = left
         self.right = right
@@ -761,8 +759,8 @@ class _Comparison:
 
 def _name_first(char: str) -> bool:
     # RFC 9535 name-first: ALPHA / "_" / %x80-D7FF / %xE000-10FFFF.  ALPHA
-    # is ASCII; str.isalpha() would accept any script's letters and no
-    # digits-as-first-letter rule would hold.
+    # is ASCII, and every character from U+0080 up counts, letter or not
+    # ("€", emoji): str.isalpha() and str.isidentifier() would refuse some.
     return (
         "a" <= char <= "z" or "A" <= char <= "Z" or char == "_"
         or ("\x80" <= char and not "\ud800" <= char <= "\udfff")
@@ -774,6 +772,12 @@ def _excerpt(text: str, pos: int) -> str:
     end = min(len(text), pos + 30)
     shown = ascii(text[start:end])
     return ("..." if start else "") + shown + ("..." if end < len(text) else "")
+
+
+def _bad_selector(text: str, pos: int, problem: str) -> PolicyError:
+    # One line, whatever the query holds: ascii() escapes newlines.
+    where = "at the end" if pos >= len(text) else f"at {ascii(text[pos:pos + 12])}"
+    return PolicyError("bad-selector", f"{problem} at position {pos} of {_excerpt(text, pos)} ({where})")
 
 
 class _Parser:
@@ -791,16 +795,7 @@ class _Parser:
     # -- helpers
 
     def error(self, problem: str, pos: int | None = None) -> PolicyError:
-        pos = self.pos if pos is None else pos
-        text = self.text
-        if pos >= len(text):
-            where = "at the end"
-        else:
-            where = f"at {ascii(text[pos:pos + 12])}"
-        return PolicyError(
-            "bad-selector",
-            f"{problem} at position {pos} of {_excerpt(text, pos)} ({where})",
-        )
+        return _bad_selector(self.text, self.pos if pos is None else pos, problem)
 
     def peek(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
@@ -887,11 +882,10 @@ class _Parser:
         # RFC 9535 section 2.3.5.1: name-segment and index-segment have no
         # blank inside the brackets, so @[ 'a' ] is a query but not a
         # singular one.
-        inner_start = start + (3 if descendant else 1)
         if (
             not descendant
             and len(selectors) == 1
-            and text[inner_start] not in _BLANK
+            and text[start + 1] not in _BLANK
             and text[self.pos - 2] not in _BLANK
         ):
             only = selectors[0]
@@ -1125,7 +1119,8 @@ class _Parser:
             self.blank()
             if self.comparison_op():
                 raise self.error(
-                    f"{_NEEDS_PARENTHESES}; write !(... {self.comparison_op()} ...) to negate a comparison",
+                    "'!' negates only the test right after it; write "
+                    f"!(... {self.comparison_op()} ...) to negate a comparison",
                     start,
                 )
             self.pos = before
@@ -1159,7 +1154,7 @@ class _Parser:
         self.depth -= 1
         return inner
 
-    def primary(self) -> _Primary:
+    def primary(self) -> _Operand:
         char = self.peek()
         start = self.pos
         if char == "$" or char == "@":
@@ -1258,7 +1253,7 @@ class _Parser:
             raise self.error("a literal on its own is not a test: compare it with something", pos)
         return primary  # already a logical expression
 
-    def as_comparable(self, primary: _Primary, pos: int) -> _Comparable:
+    def as_comparable(self, primary: _Operand, pos: int) -> _Operand:
         if isinstance(primary, _QueryExpr) and primary.keys is None:
             raise self.error(
                 "only a singular query (name and index segments) can be compared; "
@@ -1277,11 +1272,7 @@ def _pointer_tokens(text: str) -> list[str]:
     # RFC 6901 section 3: "~" is always followed by "0" or "1".
     for pos, char in enumerate(text):
         if char == "~" and text[pos + 1:pos + 2] not in ("0", "1"):
-            raise PolicyError(
-                "bad-selector",
-                f"'~' must be followed by 0 or 1 (RFC 6901: ~0 is '~', ~1 is '/') at position {pos} "
-                f"of {_excerpt(text, pos)}",
-            )
+            raise _bad_selector(text, pos, "'~' must be followed by 0 or 1 (RFC 6901: ~0 is '~', ~1 is '/')")
     # Section 4: ~1 before ~0, so that "~01" is "~1" and not "/".
     return [raw.replace("~1", "/").replace("~0", "~") for raw in text[1:].split("/")]
 
@@ -1393,9 +1384,10 @@ class Query:
             self._segments = parsed.segments
             self._keys = parsed.keys
         else:
-            raise PolicyError(
-                "bad-selector",
-                f"{_excerpt(text, 0)} is not a query: JSONPath (RFC 9535) starts with '$', "
+            raise _bad_selector(
+                text,
+                0,
+                "not a query: JSONPath (RFC 9535) starts with '$', "
                 "a JSON Pointer (RFC 6901) with '/' or is empty (the whole document)",
             )
         self.singular = self._keys is not None
@@ -1404,33 +1396,9 @@ class Query:
         """Return the nodes this query selects, as (normalized path, value)."""
         keys = self._keys
         if keys is not None:
-            value = document
-            path: list[str | int] = []
-            # The fast path: follow names and indexes, build one path string.
-            for key in keys:
-                if type(value) is dict:
-                    if type(key) is not str:
-                        return []
-                    value = value.get(key, _MISSING)
-                    if value is _MISSING:
-                        return []
-                    path.append(key)
-                elif type(value) is list:
-                    if type(key) is int:
-                        index: int | None = key if key >= 0 else len(value) + key
-                    elif self.is_pointer:
-                        index = _array_index(key)  # type: ignore[arg-type]
-                    else:
-                        return []
-                    if index is None or not 0 <= index < len(value):
-                        return []
-                    value = value[index]
-                    path.append(index)
-                elif _is_json_scalar(value):
-                    return []
-                else:
-                    raise _not_json(value)
-            return [(normalized_path(path), value)]
+            # Names and indexes only: one walk, one path string.
+            value, loc = _walk(keys, document, None, self.is_pointer)
+            return [] if value is _NOTHING else [(_path_of(loc), value)]
         root: _Node = (document, None)
         return _with_paths(_apply(self._segments, [root], root))
 
@@ -1441,8 +1409,8 @@ class Query:
         if self.is_pointer:
             raws = self.text[1:].split("/") if self.text else []
             for number, token in enumerate(self._tokens):
-                child = _walk_pointer_token(nodes[0], token)
-                if child is None:
+                child = _walk([token], *nodes[0], pointer=True)
+                if child is _NOTHING_NODE:
                     prefix = "".join("/" + raw for raw in raws[:number])
                     label = ascii(prefix) if prefix else "the empty pointer"
                     return self._miss(nodes, prefix, label, "/" + raws[number], token, True)
@@ -1480,22 +1448,6 @@ class Query:
 
     def __repr__(self) -> str:
         return f"Query({self.text!r})"
-
-
-def _walk_pointer_token(node: _Node, token: str) -> _Node | None:
-    value, loc = node
-    kind = type(value)
-    if kind is dict:
-        member = value.get(token, _MISSING)  # type: ignore[attr-defined]
-        return None if member is _MISSING else (member, (loc, token))
-    if kind is list:
-        index = _array_index(token)
-        if index is None or index >= len(value):  # type: ignore[arg-type]
-            return None
-        return value[index], (loc, index)  # type: ignore[index]
-    if not _is_json_scalar(value):
-        raise _not_json(value)
-    return None
 
 
 class Requirement:
