@@ -519,6 +519,18 @@ def test_deep_documents_need_no_recursion():
         query({"a": deep_nan, "b": 1}, "$[?@ == $.a]")
 
 
+def test_a_query_that_multiplies_nodes_is_refused(monkeypatch):
+    import scorecontract._jsonpath as jsonpath
+
+    monkeypatch.setattr(jsonpath, "MAX_NODES", 50)
+    document = [[[0] * 4] * 4] * 4
+    for path in ("$[*,*][*,*][*,*]", "$..*..*", "$..[*,*,*]"):
+        with pytest.raises(PolicyError) as info:
+            query(document, path)
+        assert info.value.code == "bad-selector" and "more than 50 nodes" in info.value.message
+    assert len(query(document, "$[0][*][*]")) == 16
+
+
 # -- compiled queries --------------------------------------------------------------------
 
 

@@ -32,7 +32,7 @@ Semantics, following RFC 9485 and its section 5 guidance:
   newline.
 
 Bounds: a pattern is refused when its automaton would exceed
-``MAX_PROGRAM`` instructions (``x{1000}{1000}``) or its groups nest deeper
+``MAX_PROGRAM`` instructions (``(x{100}){100}``) or its groups nest deeper
 than ``MAX_GROUP_DEPTH``; the refusal is ``PatternTooCostly``, never a
 silent "no match".
 """
@@ -47,8 +47,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Tuple, Union
 
-    # (lo, hi) code point ranges, categories (one or two letters), negated
-    # categories (\P{..}), and whether the whole class is negated ([^..]).
+    # Inclusive (low, high) code point ranges of a character class.
     _Ranges = Tuple[Tuple[int, int], ...]
     _Node = Union["_Alternation", "_Sequence", "_Repeat", "_Anchor", "_CharClass"]
 

@@ -31,6 +31,12 @@ against where it matters, with a comment:
 - ``str.isdigit()``, ``str.isalpha()``, ``int()`` and ``re``'s ``\\d``
   accept non-ASCII digits and letters (``int("١")`` is 1): the grammar is
   checked character by character against its ASCII ranges;
+- ``re`` backtracks: ``match()`` and ``search()`` run I-Regexps (RFC 9485)
+  on an automaton of their own (``_iregexp``), linear in the string.  A
+  pattern written in the query that is not an I-Regexp is a
+  ``bad-selector`` (RFC 9535 would make it quietly false, and
+  ``!match(...)`` true); one read from the document is false, as RFC 9535
+  section 2.4.6 says;
 - recursion: filters, parentheses and function calls nest at most
   ``MAX_NESTING`` deep in a query (a clean ``bad-selector`` beyond), and
   descendant segments, deep equality and path building are iterative, so
@@ -64,6 +70,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_NESTING",
+    "MAX_NODES",
     "Miss",
     "NonFiniteRead",
     "Query",
@@ -75,6 +82,8 @@ __all__ = [
 ]
 
 MAX_NESTING = 32
+# The most nodes one segment may select (each costs about 100 bytes).
+MAX_NODES = 1 << 22
 # RFC 9535 section 2.1: indexes and slice bounds are I-JSON integers.
 _MAX_INDEX = 2**53 - 1
 _BLANK = " \t\n\r"  # RFC 9535 section 2.1: B, and nothing else
@@ -456,6 +465,8 @@ class _Segment:
             for value, loc in nodes:
                 for selector in selectors:
                     selector.select(value, loc, root, out)
+                if len(out) > MAX_NODES:
+                    raise _too_many(self)
             return out
         for node in nodes:
             # Pre-order, children in document order: RFC 9535 section
@@ -475,7 +486,18 @@ class _Segment:
                         stack.extend([(value[index], (loc, index)) for index in range(len(value) - 1, -1, -1)])
                 elif not _is_json_scalar(value):
                     raise _not_json(value)
+                if len(out) > MAX_NODES:
+                    raise _too_many(self)
         return out
+
+
+def _too_many(segment: _Segment) -> PolicyError:
+    # $[*,*][*,*]... doubles the nodelist at each segment, and $..*..*
+    # multiplies it by the depth: memory, not the document, runs out.
+    return PolicyError(
+        "bad-selector",
+        f"the segment at position {segment.start} of the query selects more than {MAX_NODES} nodes",
+    )
 
 
 def _apply(segments: Sequence[_Segment], nodes: list[_Node], root: _Node) -> list[_Node]:
