@@ -87,6 +87,7 @@ REASONS = {
     "bad-key": "the signing key is missing, empty, under 16 bytes, or not a regular file",
     "key-too-open": "the key file can be read or written by group or others (chmod 600)",
     "bad-population": "the declared population is unusable (not a positive count, a bad or duplicated manifest id)",
+    "bad-selector": "a query is not JSONPath (RFC 9535) nor a JSON Pointer (RFC 6901), or a requirement is not an RFC 9535 logical expression",
 }
 
 
