@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import scorecontract
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 from support import FIXTURES, SRC, manifest_cases, run_cli
 
 CASES = manifest_cases()

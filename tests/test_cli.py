@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 from scorecontract import Verdict
 from support import FIXTURES, manifest_cases, run_cli
 

@@ -16,7 +16,7 @@ import argparse
 import pytest
 
 import scorecontract
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 from support import FIXTURES, run_cli
 
 HELP_LIKE = ["-h", "--help", "--he", "--h", "--hel", "-hh", "--version", "--vers", "-h=x", "--help=x"]

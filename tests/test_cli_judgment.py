@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 from support import run_cli
 from judgment_table import ALL_ROWS, SWAP
 

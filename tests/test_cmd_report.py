@@ -154,7 +154,7 @@ def test_help_lists_the_options(capsys):
 
 
 def test_a_receipt_that_appears_while_reading_is_not_overwritten(trials, tmp_path, capsys, monkeypatch):
-    import scorecontract._cmd_report as cmd
+    import scorecontract._cli._report as cmd
 
     target = tmp_path / "receipt.json"
     target.write_bytes(b"someone else's\n")

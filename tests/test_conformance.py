@@ -15,7 +15,7 @@ import math
 
 import pytest
 
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 from scorecontract import InvalidEvidence, loads
 from support import ROOT, run_cli
 

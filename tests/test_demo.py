@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 from scorecontract import Verdict, evaluate
-from scorecontract._cmd_demo import CASES, naive_gate
+from scorecontract._cli._demo import CASES, naive_gate
 from support import SRC
 
 

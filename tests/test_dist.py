@@ -30,7 +30,10 @@ pytestmark = pytest.mark.skipif(
 
 PACKAGE = SRC / "scorecontract"
 VERSION = scorecontract.__version__
-MODULES = sorted(p.name for p in PACKAGE.iterdir() if p.suffix == ".py" or p.name == "py.typed")
+# Paths below the package, subpackages included (_cli/ holds the command line).
+MODULES = sorted(
+    p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*") if p.suffix == ".py" or p.name == "py.typed"
+)
 
 
 def only(pattern):
@@ -53,7 +56,7 @@ def test_sdist_holds_the_package_licence_and_no_tests():
         pyproject = archive.extractfile(prefix + "pyproject.toml").read()
         license_text = archive.extractfile(prefix + "LICENSE").read()
     assert {"LICENSE", "README.md", "pyproject.toml", "PKG-INFO"} <= set(names)
-    assert sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("src/scorecontract/")) == MODULES
+    assert sorted(n[len("src/scorecontract/"):] for n in names if n.startswith("src/scorecontract/") and not n.endswith("/") and "/__pycache__/" not in n) == MODULES
     assert [n for n in names if looks_like_a_test(n)] == []
     assert pyproject == (ROOT / "pyproject.toml").read_bytes()
     assert license_text == (ROOT / "LICENSE").read_bytes()
@@ -63,7 +66,7 @@ def test_wheel_holds_the_package_licence_py_typed_and_no_tests():
     wheel = only(f"scorecontract-{VERSION}-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-        modules = {n.rsplit("/", 1)[1]: archive.read(n) for n in names if n.startswith("scorecontract/")}
+        modules = {n[len("scorecontract/"):]: archive.read(n) for n in names if n.startswith("scorecontract/") and not n.endswith("/")}
         info = f"scorecontract-{VERSION}.dist-info/"
         metadata = archive.read(info + "METADATA").decode("utf-8")
         entry_points = archive.read(info + "entry_points.txt").decode("utf-8")

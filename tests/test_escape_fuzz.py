@@ -26,9 +26,9 @@ import unicodedata
 import pytest
 
 import scorecontract
-import scorecontract._cli as cli
-from scorecontract._escape import escape
-from scorecontract._github import escape_data, escape_property, workflow_command
+import scorecontract._cli._main as cli
+from scorecontract._cli._escape import escape
+from scorecontract._cli._github import escape_data, escape_property, workflow_command
 from support import SRC
 
 # Bidi_Control in Unicode's PropList.txt.

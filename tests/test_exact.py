@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 from scorecontract import InvalidEvidence, Policy, Verdict, decide, evaluate, loads
 from support import run_cli
 

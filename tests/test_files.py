@@ -285,14 +285,14 @@ def test_the_writer_without_hard_links_still_never_overwrites(tmp_path, monkeypa
 
 # -- only one reader and one writer in the package -------------------------
 
-# os.open of os.devnull in _cli.py silences a closed stdout; it reads and
+# os.open of os.devnull in _cli/_io.py silences a closed stdout; it reads and
 # writes no file of the user's.
 _OPENERS = {"open", "fdopen", "read_bytes", "read_text", "write_bytes", "write_text", "mkstemp", "link"}
 
 
 def test_no_module_but_the_reader_and_the_writer_opens_files():
     found = []
-    for module in sorted((SRC / "scorecontract").glob("*.py")):
+    for module in sorted((SRC / "scorecontract").rglob("*.py")):
         if module.name in ("_read.py", "_write.py"):
             continue
         for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
@@ -302,7 +302,7 @@ def test_no_module_but_the_reader_and_the_writer_opens_files():
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
             if name not in _OPENERS:
                 continue
-            if module.name == "_cli.py" and name == "open" and "devnull" in ast.dump(node):
+            if module.name == "_io.py" and name == "open" and "devnull" in ast.dump(node):
                 continue
             found.append(f"{module.name}:{node.lineno}: {name}")
     assert found == []
@@ -534,7 +534,7 @@ def test_item8_a_huge_scheduled_count_gives_bounded_junit(tmp_path, capsys):
 def test_item8_junit_memory_is_bounded_by_what_the_file_names():
     import tracemalloc
 
-    from scorecontract._report_output import junit_xml_chunks
+    from scorecontract._cli._report_output import junit_xml_chunks
 
     result = report(TRIAL, scheduled=1_000_000)
     tracemalloc.start()
@@ -548,7 +548,7 @@ def test_item8_junit_memory_is_bounded_by_what_the_file_names():
 
 
 def test_item8_junit_is_streamed_in_chunks():
-    from scorecontract._report_output import junit_xml_bytes, junit_xml_chunks
+    from scorecontract._cli._report_output import junit_xml_bytes, junit_xml_chunks
 
     data = b"".join(b'{"trial_id": "t-%d", "score": 0.9}\n' % i for i in range(5000))
     result = report(data, scheduled=5000)

@@ -20,7 +20,7 @@ import sys
 import pytest
 
 import scorecontract
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 from support import FIXTURES, SRC
 
 PASS = str(FIXTURES / "pass-0.9.json")
@@ -244,7 +244,7 @@ import os, sys
 target, src, evidence = sys.argv[1:4]
 os.close(2)  # as `2>&-` would, after Python made sys.stderr
 sys.path.insert(0, src)
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 import scorecontract._evaluate as evaluate_module
 
 held = []

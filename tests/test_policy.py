@@ -138,7 +138,7 @@ def test_all_is_sorted_and_is_the_public_dir():
 
 
 @pytest.mark.parametrize(
-    "module", ["_policy", "_policy_file", "_dumps", "_cli_policy", "_sign", "_provenance"]
+    "module", ["_policy", "_policy_file", "_dumps", "_cli._policy", "_sign", "_provenance"]
 )
 def test_docstring_examples_run(module):
     import importlib

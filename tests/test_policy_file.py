@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-import scorecontract._cli as cli
+import scorecontract._cli._main as cli
 from scorecontract import Policy, PolicyError, Verdict, evaluate, load_policy
 from scorecontract._policy_file import MAX_POLICY_BYTES, POLICY_KEYS
 from support import FIXTURES, ROOT, run_cli

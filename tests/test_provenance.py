@@ -8,7 +8,7 @@ import json
 import pytest
 
 from scorecontract import Policy, PolicyError, Verdict, evaluate, load_policy, report
-from scorecontract import _cli as cli
+from scorecontract._cli import _main as cli
 from support import FIXTURES
 from test_fast_path import CORPUS, full_path
 

@@ -7,8 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from scorecontract._github import escape_data, escape_property, workflow_command
-from scorecontract._receipt import receipt_bytes, sha256_hex, write_new_file
+from scorecontract._cli._github import escape_data, escape_property, workflow_command
+from scorecontract._cli._receipt import receipt_bytes
+from scorecontract._digest import sha256_hex
+from scorecontract._write import write_new_file
 
 
 @pytest.mark.parametrize(

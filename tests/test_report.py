@@ -505,7 +505,7 @@ def assert_safe(text: str) -> None:
 
 @pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
 def test_every_format_escapes_nasty_ids(form):
-    from scorecontract._report_output import render
+    from scorecontract._cli._report_output import render
 
     text = render(nasty_report(), form, "dir/trials,1:.jsonl")
     assert_safe(text)
@@ -513,7 +513,7 @@ def test_every_format_escapes_nasty_ids(form):
 
 
 def test_github_lines_cannot_be_forged():
-    from scorecontract._report_output import render_github
+    from scorecontract._cli._report_output import render_github
 
     result = nasty_report()
     lines = render_github(result, "a,b:c.jsonl").split("\n")
@@ -529,7 +529,7 @@ def test_github_lines_cannot_be_forged():
 
 
 def test_github_notice_on_pass():
-    from scorecontract._report_output import render_github
+    from scorecontract._cli._report_output import render_github
 
     lines = render_github(report(jsonl(trial("a", "0.9")), scheduled=1)).split("\n")
     assert lines == [
@@ -539,7 +539,7 @@ def test_github_notice_on_pass():
 
 
 def test_markdown_tables_keep_their_columns():
-    from scorecontract._report_output import render_markdown
+    from scorecontract._cli._report_output import render_markdown
 
     text = render_markdown(nasty_report())
     import re
@@ -552,7 +552,7 @@ def test_markdown_tables_keep_their_columns():
 
 
 def test_text_output_shows_counts_metrics_and_lists():
-    from scorecontract._report_output import render_text
+    from scorecontract._cli._report_output import render_text
 
     text = render_text(report(jsonl(*MIXED), manifest=MANIFEST), "trials.jsonl")
     lines = text.split("\n")
@@ -565,7 +565,7 @@ def test_text_output_shows_counts_metrics_and_lists():
 
 
 def test_json_output_has_top_level_integer_counts():
-    from scorecontract._report_output import render_json
+    from scorecontract._cli._report_output import render_json
 
     out = json.loads(render_json(report(jsonl(*MIXED), manifest=MANIFEST)))
     for name, value in [("scheduled", 9), ("observed", 13), ("valid", 4), ("invalid", 8), ("missing", 5), ("ignored", 1)]:
@@ -577,7 +577,7 @@ def test_json_output_has_top_level_integer_counts():
 
 
 def test_json_output_escapes_lone_surrogates():
-    from scorecontract._report_output import render_json
+    from scorecontract._cli._report_output import render_json
 
     text = render_json(nasty_report())
     text.encode("ascii")
@@ -588,7 +588,7 @@ def test_json_output_escapes_lone_surrogates():
 def test_junit_xml_has_one_testcase_per_scheduled_trial():
     import xml.etree.ElementTree as ET
 
-    from scorecontract._report_output import junit_xml_bytes
+    from scorecontract._cli._report_output import junit_xml_bytes
 
     result = report(jsonl(*MIXED), manifest=MANIFEST)
     root = ET.fromstring(junit_xml_bytes(result))
@@ -610,7 +610,7 @@ def test_junit_xml_has_one_testcase_per_scheduled_trial():
 def test_junit_xml_survives_nasty_ids():
     import xml.etree.ElementTree as ET
 
-    from scorecontract._report_output import junit_xml_bytes
+    from scorecontract._cli._report_output import junit_xml_bytes
 
     root = ET.fromstring(junit_xml_bytes(nasty_report()))
     names = [c.get("name") for c in root.iter("testcase")]
@@ -653,7 +653,7 @@ def test_public_names():
 def test_the_readme_example_is_what_the_report_prints():
     import re
 
-    from scorecontract._report_output import render_text
+    from scorecontract._cli._report_output import render_text
     from support import ROOT
 
     page = (ROOT / "docs" / "reports.md").read_text(encoding="utf-8")

@@ -25,7 +25,8 @@ import pytest
 import scorecontract._report as report_module
 from scorecontract import Policy, report
 from scorecontract._report import _Tally, _stream_lines
-from scorecontract._report_output import FORMATS, junit_xml_bytes, render
+from scorecontract._cli._report_output import junit_xml_bytes, render
+from scorecontract._constants import REPORT_FORMATS as FORMATS
 from scorecontract._trials import canonical_trial_matchers, read_trial
 from scorecontract._strict_json import MAX_DECIMAL_EXPONENT, underflows
 from scorecontract._verdict import Verdict

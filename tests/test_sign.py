@@ -12,7 +12,7 @@ import pytest
 
 import scorecontract._sign as sign_module
 from scorecontract import InvalidEvidence, PolicyError, authenticate, sign
-from scorecontract import _cli as cli
+from scorecontract._cli import _main as cli
 from support import run_cli
 
 KEY = b"k3y-" + bytes(range(32, 64))  # 36 bytes, printable

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import re
 
+from ._constants import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, invalid_at
 
 __all__ = ["DEFAULT_MAX_BYTES", "decode_evidence", "find_surrogate"]
-
-DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 

@@ -347,7 +347,7 @@ def _population(scheduled: object, manifest: object) -> tuple[int, list[str] | N
         ids = _manifest_ids(manifest)
         import json
 
-        from ._receipt import sha256_hex
+        from ._digest import sha256_hex
 
         digest = sha256_hex(json.dumps(ids, ensure_ascii=True, separators=(",", ":")).encode("ascii"))
         if count is not None and count != len(ids):

@@ -14,16 +14,16 @@ import json
 
 from ._escape import loadable
 from ._github import workflow_command
-from ._receipt import _json_default, sha256_hex
+from .._digest import sha256_hex
+from ._receipt import json_default
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._evaluate import Decision
-    from ._judgment import Judgment
+    from .._evaluate import Decision
+    from .._judgment import Judgment
 
-__all__ = ["FORMATS", "RECEIPT_VERSION", "check_receipt", "result_line"]
+__all__ = ["RECEIPT_VERSION", "check_receipt", "result_line"]
 
-FORMATS = ("text", "json", "github")
 # Bumped when a key changes meaning or disappears; new keys do not bump it.
 RECEIPT_VERSION = 1
 
@@ -56,7 +56,7 @@ def check_receipt(
     shown as ``escape()`` shows it (``\\udcff``).  The receipt then always
     loads with ``scorecontract.loads``.
     """
-    from . import __version__
+    from .. import __version__
 
     receipt = decision.as_dict()
     receipt.setdefault("location", None)
@@ -83,7 +83,7 @@ def result_line(receipt: dict[str, object], /, *, format: str) -> str:
     """
     if format == "json":
         return json.dumps(
-            receipt, sort_keys=True, ensure_ascii=True, allow_nan=False, default=_json_default
+            receipt, sort_keys=True, ensure_ascii=True, allow_nan=False, default=json_default
         )
     verdict = str(receipt["verdict"])
     # A judgment names its own state (GRADER_ERROR) in the line; its

@@ -8,14 +8,14 @@ without touching this one.  Exit status: 0 PASS, 1 FAIL, 3 GRADER_ERROR
 
 from __future__ import annotations
 
-from ._errors import InvalidEvidence, PolicyError
+from .._errors import InvalidEvidence, PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
-    from ._cli_provenance import Provenance
-    from ._judgment import Judgment
+    from ._provenance import Provenance
+    from .._judgment import Judgment
 
 __all__ = ["add_arguments", "refuse_judgment_options", "run_judgment_check"]
 
@@ -52,11 +52,11 @@ def refuse_judgment_options(args: argparse.Namespace) -> None:
 
 def run_judgment_check(args: argparse.Namespace) -> int:
     """Judge the evidence at ``args.path`` and print one result line."""
-    from ._cli_policy import policy_from_args
-    from ._cli_provenance import Provenance
-    from ._cmd_check import _deliver, _read
-    from ._judgment import Judgment, Outcome, judge
-    from ._policy import default_policy
+    from ._policy import policy_from_args
+    from ._provenance import Provenance
+    from ._check import _deliver, _read
+    from .._judgment import Judgment, Outcome, judge
+    from .._policy import default_policy
 
     # No --threshold means no threshold for a judgment, not 0.8: an explicit
     # "pass": true with score 0 passes.
@@ -122,7 +122,7 @@ def _binding_problem(judgment: Judgment, provenance: Provenance) -> tuple[str, s
     """
     if provenance.candidate is None or judgment.members is None:
         return None
-    from ._provenance import member_problem
+    from .._provenance import member_problem
 
     # Names read from JSON are str; a mapping's other keys cannot match.
     members = {name: value for name, value in judgment.members.items() if type(name) is str}

@@ -23,13 +23,13 @@ receipt's ``provenance`` section says what was required and found.
 
 from __future__ import annotations
 
-from ._errors import InvalidEvidence, PolicyError
+from .._errors import InvalidEvidence, PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
-    from ._policy import Policy
+    from .._policy import Policy
 
 __all__ = ["Provenance", "add_key_arguments", "add_provenance_arguments", "key_from_args"]
 
@@ -57,7 +57,7 @@ def key_from_args(args: argparse.Namespace) -> bytes | None:
     """
     if args.key_file is None and args.key_env is None:
         return None  # no key asked for: hmac and hashlib stay unloaded
-    from ._sign import key_from_env, key_from_file
+    from .._sign import key_from_env, key_from_file
 
     if args.key_file is not None:
         return key_from_file(args.key_file)
@@ -98,7 +98,7 @@ class Provenance:
     __slots__ = ("candidate", "run_id", "signature", "key_id", "authenticated", "_key")
 
     def __init__(self, args: argparse.Namespace, policy: Policy) -> None:
-        from ._provenance import check_binding
+        from .._provenance import check_binding
 
         check_binding(args.candidate, args.run_id, policy)
         self.candidate: str | None = args.candidate
@@ -114,7 +114,7 @@ class Provenance:
                 if args.path == "-":
                     raise PolicyError("bad-policy", "evidence on standard input needs --signature FILE")
                 signature = args.path + ".sig"
-            from ._sign import key_id
+            from .._sign import key_id
 
             self.key_id = key_id(self._key)
         self.signature = signature
@@ -130,7 +130,7 @@ class Provenance:
         """
         if self._key is None or self.signature is None:
             return None
-        from ._sign import authenticate, read_signature_file
+        from .._sign import authenticate, read_signature_file
 
         try:
             authenticate(evidence, signature=read_signature_file(self.signature), key=self._key)
@@ -160,7 +160,7 @@ class Provenance:
 def _found_members(evidence: bytes | None) -> dict[str, str]:
     if evidence is None:
         return {}
-    from ._evaluate import loads
+    from .._evaluate import loads
 
     try:
         # exact: Decimal never overflows, so a huge score does not hide

@@ -7,24 +7,21 @@ import os
 import re
 import sys
 
-from ._encoding import DEFAULT_MAX_BYTES
-from ._errors import PolicyError
+from .._constants import DEFAULT_MAX_BYTES, DEFAULT_MAX_LISTED, METRICS, REPORT_FORMATS
+from .._errors import PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any, Iterator
 
-    from ._policy import Policy
+    from .._policy import Policy
 
 __all__ = ["register"]
 
 # The report's choices, spelled out so that registering the sub-command
 # (on every run of every sub-command) does not import the report itself;
 # tests/test_lazy_exports.py keeps them equal to _report and _report_output.
-FORMATS = ("text", "json", "markdown", "github")
-METRICS = ("mean", "pass-rate")
-DEFAULT_MAX_LISTED = 100
 
 _DESCRIPTION = """\
 Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
@@ -51,7 +48,7 @@ def register(commands: Any, epilog: str) -> None:
     population.add_argument(
         "--manifest", metavar="FILE", help="JSON array of the scheduled trial ids, no duplicates"
     )
-    from ._cli_policy import add_policy_arguments
+    from ._policy import add_policy_arguments
 
     # --threshold is the lowest passing score, and the lowest passing mean.
     add_policy_arguments(command)
@@ -75,7 +72,7 @@ def register(commands: Any, epilog: str) -> None:
         help="who reviews missing evidence: the report is REVIEW (exit 4) instead of INVALID",
     )
     output = command.add_argument_group("output")
-    output.add_argument("--format", choices=FORMATS, default="text", help="stdout format (default text)")
+    output.add_argument("--format", choices=REPORT_FORMATS, default="text", help="stdout format (default text)")
     output.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase per trial named; never overwrites")
     output.add_argument("--receipt", metavar="FILE", help="also write a receipt; never overwrites")
     output.add_argument(
@@ -101,8 +98,8 @@ def _count(option: str, text: str, *, minimum: int, code: str = "bad-policy") ->
 
 
 def _policy(args: argparse.Namespace) -> Policy:
-    from ._cli_policy import policy_from_args
-    from ._policy import Policy
+    from ._policy import policy_from_args
+    from .._policy import Policy
 
     policy = policy_from_args(args)
     if args.review_owner is None:
@@ -126,8 +123,8 @@ def _policy(args: argparse.Namespace) -> Policy:
 
 
 def _min_pass_rate(text: str | None, exact: bool) -> object:
-    from ._errors import InvalidEvidence
-    from ._strict_json import parse_json
+    from .._errors import InvalidEvidence
+    from .._strict_json import parse_json
 
     if text is None:
         return 1
@@ -141,8 +138,8 @@ def _min_pass_rate(text: str | None, exact: bool) -> object:
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from ._cli import emit
-    from ._report import report
+    from ._io import emit
+    from .._report import report
     from ._report_output import junit_xml_chunks, receipt_dict, render
 
     policy = _policy(args)
@@ -152,7 +149,7 @@ def _run_report(args: argparse.Namespace) -> int:
     max_listed = _count("--max-listed", args.max_listed, minimum=0)
     max_line_bytes = _count("--max-line-bytes", args.max_line_bytes, minimum=1)
     _refuse_taken_outputs(args)
-    from ._read import standard_input
+    from .._read import standard_input
 
     source: Any = standard_input() if args.path == "-" else args.path
     result = report(
@@ -197,7 +194,7 @@ def _refuse_taken_outputs(args: argparse.Namespace) -> None:
 
 
 def _write(option: str, path: str, data: bytes | Iterator[bytes]) -> None:
-    from ._write import write_new_file
+    from .._write import write_new_file
 
     try:
         write_new_file(path, data)

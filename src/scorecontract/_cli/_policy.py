@@ -9,8 +9,8 @@ receipt.  Change the file (and its version) instead.
 
 from __future__ import annotations
 
-from ._errors import InvalidEvidence, PolicyError
-from ._policy import Policy, default_policy
+from .._errors import InvalidEvidence, PolicyError
+from .._policy import Policy, default_policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def policy_from_args(args: argparse.Namespace) -> Policy:
                 f"--policy cannot be combined with {given}: the file's version would name "
                 "a policy that was not applied; change the file instead",
             )
-        from ._policy_file import load_policy
+        from .._policy_file import load_policy
 
         return load_policy(path)
     if threshold is None:
@@ -75,7 +75,7 @@ def policy_from_args(args: argparse.Namespace) -> Policy:
 
 def _parse_threshold(text: str, exact: bool) -> object:
     """Read ``--threshold`` as one strict JSON number (a Decimal if *exact*)."""
-    from ._strict_json import parse_json
+    from .._strict_json import parse_json
 
     try:
         value = parse_json(text, exact=exact)

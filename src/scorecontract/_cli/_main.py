@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The command line: ``scorecontract`` and ``python -m scorecontract``.
+"""Parsing and dispatch: ``main(argv)`` runs one command and returns its status.
 
 Exit status: 0 PASS, 1 FAIL, 2 usage or configuration error, 3 INVALID,
 4 REVIEW, 70 an unexpected internal error, 74 a result that could not be
@@ -12,197 +12,27 @@ from __future__ import annotations
 
 import sys
 
-from ._errors import InvalidEvidence, PolicyError
-from ._escape import escape
-from ._verdict import Verdict
+from .._errors import InvalidEvidence, PolicyError
+from .._verdict import Verdict
+from ._io import (
+    EXIT_INTERNAL_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_IOERR,
+    EXIT_USAGE,
+    VERDICT_STATUSES,
+    Output,
+    emit,
+    exit_table,
+    guard_standard_descriptors,
+    warn,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import Any, NoReturn, Sequence, TextIO
+    from typing import Any, NoReturn, Sequence
 
-__all__ = [
-    "EXIT_INTERNAL_ERROR",
-    "EXIT_IOERR",
-    "EXIT_USAGE",
-    "emit",
-    "exit_table",
-    "main",
-    "warn",
-]
-
-EXIT_USAGE = 2
-# EX_SOFTWARE from BSD sysexits.h: distinct from every verdict's code.
-EXIT_INTERNAL_ERROR = 70
-# EX_IOERR from sysexits.h: the result line (or JSON, or annotations) was
-# not delivered.  A release script reads the status, and a PASS nobody saw
-# must not release: a reader that left (``| head``), a full disk or a
-# closed stdout all end here instead of at the verdict's own status.
-EXIT_IOERR = 74
-EXIT_INTERRUPTED = 130
-# The statuses a result line carries.  Only these become 74 when the line
-# is lost: a usage error stays 2 and a defect 70, whatever was printed.
-_VERDICT_STATUSES = frozenset({0, 1, 3, 4})
-
-# One row per status; each command's --help lists the rows that apply to it.
-_EXIT_ROWS = {
-    "pass": "  0   PASS: the only status that releases",
-    "any": "  0   PASS: the only status that releases (sign, demo: done)",
-    "fail": "  1   FAIL: valid evidence below the threshold",
-    "usage": "  2   usage or configuration error (bad option, threshold or policy;\n"
-    "      a receipt or kept-evidence file that cannot be written)",
-    "invalid": "  3   INVALID: the evidence cannot support a decision",
-    "review": "  4   REVIEW: a report lacks evidence and names a review owner",
-    "internal": "  70  unexpected internal error in scorecontract",
-    "ioerr": "  74  the result could not be written to standard output (closed,\n"
-    "      full, or its reader went away): never a release, whatever the verdict",
-    "interrupted": "  130 interrupted (SIGINT)",
-}
-_EXIT_TABLES = {
-    "scorecontract": ("any", "fail", "usage", "invalid", "review", "internal", "ioerr", "interrupted"),
-    "check": ("pass", "fail", "usage", "invalid", "internal", "ioerr", "interrupted"),
-    "report": ("pass", "fail", "usage", "invalid", "review", "internal", "ioerr", "interrupted"),
-}
-_SIGN_EXITS = """\
-exit status:
-  0   the signature file was written and its path printed
-  2   usage or configuration error (no key, a bad or group-readable key;
-      a signature file that exists already or cannot be written)
-  3   the evidence cannot be read (missing, unreadable, over --max-bytes)
-  70  unexpected internal error in scorecontract
-  74  the signature file was written but its path could not be printed
-  130 interrupted (SIGINT)
-"""
-_DEMO_EXITS = """\
-exit status:
-  0   the table was printed
-  2   usage error
-  70  unexpected internal error in scorecontract
-  74  the table could not be written to standard output
-  130 interrupted (SIGINT)
-"""
-
-
-def exit_table(command: str) -> str:
-    """Return the ``exit status:`` epilog for *command*'s ``--help``."""
-    if command == "sign":
-        return _SIGN_EXITS
-    if command == "demo":
-        return _DEMO_EXITS
-    heading = "exit status (each command's --help lists its own):" if command == "scorecontract" else "exit status:"
-    rows = "\n".join(_EXIT_ROWS[name] for name in _EXIT_TABLES[command])
-    return f"{heading}\n{rows}\n"
-
-
-# -- writing: every byte printed goes through escape() and one of two writers --
-
-
-class _Output:
-    """What the run in progress could not write; ``main`` resets it.
-
-    Class attributes, because ``emit`` is called from every command and a
-    command must not be able to forget to report a lost result: the one
-    decision is taken in ``main`` when the command returns.
-    """
-
-    stdout_lost = False
-    # Standard descriptors that were closed when the run began (``>&-``).
-    closed: frozenset[int] = frozenset()
-
-
-def emit(*lines: str) -> None:
-    """Print result lines to stdout, each escaped, each ended by a newline.
-
-    A line that cannot be written (closed or full stdout, a reader that
-    went away) is recorded; ``main`` then exits 74 instead of the verdict's
-    status.  Nothing is raised: the command goes on to write its receipt.
-    """
-    if not _write("stdout", "".join(escape(line) + "\n" for line in lines)):
-        _Output.stdout_lost = True
-
-
-def warn(*lines: str) -> None:
-    """Print message lines to stderr, each escaped; best effort.
-
-    A message that cannot be written changes nothing: the exit status,
-    decided apart from it, still says what happened.
-    """
-    if lines:
-        _write("stderr", "".join(escape(line) + "\n" for line in lines))
-
-
-def _write(name: str, text: str) -> bool:
-    """Write *text* to ``sys.<name>`` and flush it; return whether it was."""
-    stream: TextIO | None = getattr(sys, name)
-    original: TextIO | None = sys.__stdout__ if name == "stdout" else sys.__stderr__
-    if stream is None or (stream is original and (1 if name == "stdout" else 2) in _Output.closed):
-        # Closed when the run began: the descriptor now holds /dev/null,
-        # so a write would "succeed" without anyone reading it.
-        return False
-    try:
-        stream.write(text)
-        stream.flush()
-    except (OSError, ValueError):
-        # OSError: EPIPE, ENOSPC, EBADF.  ValueError: a closed file object,
-        # or text its encoding refuses (UnicodeEncodeError).
-        if stream is original:
-            _silence(stream)
-        return False
-    return True
-
-
-def _silence(stream: TextIO | None) -> None:
-    # Python flushes sys.stdout and sys.stderr at exit; what stayed in the
-    # buffer would fail again there, print "Exception ignored" and turn the
-    # exit status into 120.  Pointing the descriptor at /dev/null lets that
-    # last flush succeed (the advice of the signal module's documentation
-    # for SIGPIPE).
-    import os
-
-    if stream is None:
-        return
-    try:
-        fd = stream.fileno()
-        devnull = os.open(os.devnull, os.O_WRONLY)
-    except (OSError, ValueError):
-        return
-    try:
-        if devnull != fd:
-            os.dup2(devnull, fd)
-    except OSError:
-        pass
-    finally:
-        if devnull != fd:
-            os.close(devnull)
-
-
-def _guard_standard_descriptors() -> frozenset[int]:
-    """Put /dev/null on a closed stdout or stderr; return which were closed.
-
-    With descriptor 2 closed, the next file opened gets number 2: Python's
-    ``sys.stderr`` then raises EBADF (which once escaped ``main`` and made
-    a bad ``--threshold`` exit 1, the FAIL status), and a message could even
-    land in the receipt being written.  Filling the slot keeps every file
-    off 1 and 2; remembering it keeps a write to /dev/null from counting as
-    delivered.  Standard input is left alone: ``check -`` reports a closed
-    one as INVALID evidence.
-    """
-    import os
-
-    closed = set()
-    for fd in (1, 2):
-        try:
-            os.fstat(fd)
-        except OSError:
-            closed.add(fd)
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                if devnull != fd:
-                    os.dup2(devnull, fd)
-                    os.close(devnull)
-            except OSError:
-                pass
-    return frozenset(closed)
+__all__ = ["main"]
 
 
 # -- parsing: argparse, made to print through the writers and never exit ------
@@ -258,7 +88,7 @@ def _parser_class() -> type[argparse.ArgumentParser]:
         """--version: the same, with the version as the text."""
 
         def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None) -> NoReturn:
-            from . import __version__
+            from .. import __version__
 
             raise Stop("help", parser, option_string or "--version", f"scorecontract {__version__}\n")
 
@@ -314,12 +144,12 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     commands.required = True
 
-    from . import _cmd_check, _cmd_demo, _cmd_report, _cmd_sign
+    from . import _check, _demo, _report, _sign
 
-    _cmd_check.register(commands, exit_table("check"))
-    _cmd_report.register(commands, exit_table("report"))
-    _cmd_sign.register(commands, exit_table("sign"))
-    _cmd_demo.register(commands, exit_table("demo"))
+    _check.register(commands, exit_table("check"))
+    _report.register(commands, exit_table("report"))
+    _sign.register(commands, exit_table("sign"))
+    _demo.register(commands, exit_table("demo"))
     return parser
 
 
@@ -401,8 +231,8 @@ def _help_or_refusal(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with *argv* and return the exit status."""
-    _Output.stdout_lost = False
-    _Output.closed = _guard_standard_descriptors()
+    Output.stdout_lost = False
+    Output.closed = guard_standard_descriptors()
     for stream in (sys.stdout, sys.stderr):
         # escape() leaves only printable text; a stream whose encoding
         # cannot hold some of it (LANG=C on old systems) shows it escaped.
@@ -413,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except (OSError, ValueError):
                 pass
     status = _run(sys.argv[1:] if argv is None else list(argv))
-    if _Output.stdout_lost and status in _VERDICT_STATUSES:
+    if Output.stdout_lost and status in VERDICT_STATUSES:
         warn(
             f"scorecontract: error: the result could not be written to standard output; "
             f"exit {EXIT_IOERR} instead of {status}"

@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
-from ._cli_policy import add_policy_arguments, policy_from_args
-from ._encoding import DEFAULT_MAX_BYTES
-from ._errors import InvalidEvidence, PolicyError
-from ._verdict import Verdict
+from ._policy import add_policy_arguments, policy_from_args
+from .._constants import CHECK_FORMATS, DEFAULT_MAX_BYTES
+from .._errors import InvalidEvidence, PolicyError
+from .._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-    from ._cli_provenance import Provenance
-    from ._evaluate import Decision
-    from ._judgment import Judgment
+    from ._provenance import Provenance
+    from .._evaluate import Decision
+    from .._judgment import Judgment
 
 __all__ = ["register"]
 
@@ -42,25 +42,20 @@ def register(commands: Any, epilog: str) -> None:
     )
     _add_output_options(check)
 
-    from ._cmd_judgment import add_arguments
+    from ._judgment import add_arguments
 
     add_arguments(check)  # --contract, --negate, --extract
 
-    from ._cli_provenance import add_provenance_arguments
+    from ._provenance import add_provenance_arguments
 
     add_provenance_arguments(check)
     check.set_defaults(run=_run_check)
 
 
-# check's --format choices, spelled out so that parsing the arguments does
-# not import the receipt code; tests keep them equal to _check_output.FORMATS.
-FORMATS = ("text", "json", "github")
-
-
 def _add_output_options(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=CHECK_FORMATS,
         default="text",
         help="result line: text (default), json (the receipt on one line) "
         "or github (an Actions ::error/::notice command)",
@@ -80,7 +75,7 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str, max_bytes: int) -> bytes:
-    from ._read import read_bounded, read_evidence_file, standard_input
+    from .._read import read_bounded, read_evidence_file, standard_input
 
     if path == "-":
         return read_bounded(standard_input(), max_bytes)
@@ -88,9 +83,9 @@ def _read(path: str, max_bytes: int) -> bytes:
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from ._cli_provenance import Provenance
-    from ._evaluate import Decision, evaluate
-    from ._cmd_judgment import refuse_judgment_options, run_judgment_check
+    from ._provenance import Provenance
+    from .._evaluate import Decision, evaluate
+    from ._judgment import refuse_judgment_options, run_judgment_check
 
     if args.contract == "judgment":
         return run_judgment_check(args)
@@ -134,7 +129,7 @@ def _deliver(
     verdict is not lost).
     """
     from ._check_output import check_receipt, result_line
-    from ._cli import EXIT_USAGE, emit, warn
+    from ._io import EXIT_USAGE, emit, warn
 
     if args.format == "text" and args.receipt is None and args.keep_evidence is None:
         # The common release-script call: one line, no record asked for, so
@@ -157,7 +152,8 @@ def _deliver(
         except OSError as exc:
             problems.append(f"cannot keep the evidence in {ascii(args.keep_evidence)}: {_why(exc)}")
     if args.receipt is not None:
-        from ._receipt import receipt_bytes, write_new_file
+        from .._write import write_new_file
+        from ._receipt import receipt_bytes
 
         try:
             write_new_file(args.receipt, receipt_bytes(receipt))

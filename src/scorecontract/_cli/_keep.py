@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from ._receipt import sha256_hex
-from ._write import write_new_file
+from .._digest import sha256_hex
+from .._write import write_new_file
 
 __all__ = ["keep_evidence"]
 
@@ -31,8 +31,8 @@ def keep_evidence(directory: str, data: bytes, /) -> str:
     could change after the receipt names it, and a FIFO would block.  Any
     other ``OSError`` propagates.
     """
-    from ._errors import InvalidEvidence
-    from ._read import read_file
+    from .._errors import InvalidEvidence
+    from .._read import read_file
 
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, sha256_hex(data))

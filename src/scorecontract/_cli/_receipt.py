@@ -3,20 +3,18 @@
 
 A receipt is what a reviewer keeps: the same evidence and policy must give
 the same bytes, so it holds no clock, keys are sorted, and the JSON is
-ASCII.  It is written by the one writer, ``_write.write_new_file``
-(re-exported here): atomically, and never over an existing path.
+ASCII.  It is written by the one writer, ``_write.write_new_file``:
+atomically, and never over an existing path.
 """
 
 from __future__ import annotations
 
 import json
 
-from ._write import write_new_file
-
-__all__ = ["receipt_bytes", "sha256_hex", "write_new_file"]
+__all__ = ["json_default", "receipt_bytes"]
 
 
-def _json_default(value: object) -> object:
+def json_default(value: object) -> object:
     # Exact policies carry decimal.Decimal; its text is its exact value.
     if type(value).__name__ == "Decimal":
         return str(value)
@@ -31,13 +29,7 @@ def receipt_bytes(receipt: dict[str, object]) -> bytes:
         indent=2,
         ensure_ascii=True,
         allow_nan=False,
-        default=_json_default,
+        default=json_default,
     )
     return (text + "\n").encode("ascii")
 
-
-def sha256_hex(data: bytes) -> str:
-    """Return the SHA-256 of *data* as lowercase hex."""
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()

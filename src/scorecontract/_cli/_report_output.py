@@ -11,16 +11,15 @@ printable, and then escapes what is special to the format.
 
 from __future__ import annotations
 
-from ._describe import format_number
+from .._describe import format_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterator
 
-    from ._report import Metric, Report
+    from .._report import Metric, Report
 
 __all__ = [
-    "FORMATS",
     "receipt_dict",
     "render",
     "render_github",
@@ -32,7 +31,6 @@ __all__ = [
     "junit_xml_chunks",
 ]
 
-FORMATS = ("text", "json", "markdown", "github")
 _LONGEST_ID = 80
 
 
@@ -132,10 +130,10 @@ def render_json(report: Report) -> str:
     """``Report.as_dict()`` as ASCII JSON: lone surrogates become ``\\udXXX``."""
     import json
 
-    from ._receipt import _json_default
+    from ._receipt import json_default
 
     return json.dumps(
-        report.as_dict(), indent=2, ensure_ascii=True, allow_nan=False, default=_json_default
+        report.as_dict(), indent=2, ensure_ascii=True, allow_nan=False, default=json_default
     )
 
 
@@ -265,7 +263,7 @@ def render_github(report: Report, source: str | None = None) -> str:
 
 
 def render(report: Report, form: str, source: str | None = None) -> str:
-    """Render *report* in *form*, one of ``FORMATS``."""
+    """Render *report* in *form*, one of ``REPORT_FORMATS``."""
     if form == "json":
         return render_json(report)
     if form == "markdown":
@@ -398,7 +396,7 @@ def receipt_dict(report: Report) -> dict[str, object]:
     holding a lone surrogate is shown as ``escape()`` shows it, so the
     receipt loads with ``scorecontract.loads``.
     """
-    from . import __version__
+    from .. import __version__
     from ._escape import loadable
 
     receipt = report.as_dict()

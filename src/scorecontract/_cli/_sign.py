@@ -8,8 +8,8 @@ judge the evidence (the gate does), and never replaces a signature file.
 
 from __future__ import annotations
 
-from ._encoding import DEFAULT_MAX_BYTES
-from ._errors import PolicyError
+from .._constants import DEFAULT_MAX_BYTES
+from .._errors import PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def register(commands: Any, epilog: str) -> None:
     """Add the ``sign`` sub-command to the parser's *commands*."""
     import argparse
 
-    from ._cli_provenance import add_key_arguments
+    from ._provenance import add_key_arguments
 
     command = commands.add_parser(
         "sign",
@@ -53,11 +53,11 @@ def register(commands: Any, epilog: str) -> None:
 
 
 def _run_sign(args: argparse.Namespace) -> int:
-    from ._cli import emit
-    from ._cli_provenance import key_from_args
-    from ._read import read_bounded, read_evidence_file, standard_input
-    from ._receipt import write_new_file
-    from ._sign import sign
+    from ._io import emit
+    from ._provenance import key_from_args
+    from .._read import read_bounded, read_evidence_file, standard_input
+    from .._write import write_new_file
+    from .._sign import sign
 
     key = key_from_args(args)
     if key is None:

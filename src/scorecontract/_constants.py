@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+"""Constants shared by the library and the command line, each defined once.
+
+This module imports nothing, so any module may import it, and parsing the
+command line's arguments loads no more than it needs.
+"""
+
+__all__ = [
+    "CHECK_FORMATS",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_LISTED",
+    "METRICS",
+    "REPORT_FORMATS",
+]
+
+# The byte limit on one piece of evidence, one trial line, one file read
+# whole (RFC 8259 section 9 lets a parser limit the size of texts).
+DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB
+
+# A report's metrics, and how many trials each of its lists names.
+METRICS = ("mean", "pass-rate")
+DEFAULT_MAX_LISTED = 100
+
+# The output formats of `check` and of `report`.
+CHECK_FORMATS = ("text", "json", "github")
+REPORT_FORMATS = ("text", "json", "markdown", "github")
