@@ -44,7 +44,12 @@ MAX_DEPTH = 128
 
 # RFC 8259 section 2: insignificant whitespace is exactly these four.
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+# The depth pre-scan blanks every escape, then skips strings as '"' to the
+# next '"'.  Matching strings with their escapes in one pattern instead
+# costs quadratic time: each '\\"' of an unterminated string is a fresh
+# start for a scan to the end of the text.
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_STRING_OR_BRACKET = re.compile(r'"[^"]*"|[\[\]{}]')
 
 
 def _reject_constant(token: str) -> object:
@@ -162,8 +167,14 @@ def _check_depth(text: str) -> None:
     # Quick bound: without MAX_DEPTH opening brackets there is nothing to do.
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
+    # Escapes are blanked first, each backslash and the character after it
+    # (left to right, as the decoder pairs them inside a string), so a
+    # string is then '"' to the next '"'.  The blanks keep every position.
+    # Outside a string a backslash is a syntax error: the decoder stops
+    # there, before any bracket the blanking could hide from the count.
+    scan = _ESCAPE.sub("  ", text) if "\\" in text else text
     depth = 0
-    for match in _STRING_OR_BRACKET.finditer(text):
+    for match in _STRING_OR_BRACKET.finditer(scan):
         char = match.group()
         if char == "[" or char == "{":
             depth += 1
@@ -196,6 +207,15 @@ def _check_strings(value: object) -> None:
             _check_strings(item)
 
 
+def _nul_hint(message: str, text: str, pos: int) -> str:
+    # RFC 8259 allows NUL neither between tokens (section 2) nor unescaped in
+    # a string (section 7), and in practice it comes from UTF-16 or UTF-32
+    # text, which is only ASCII with NUL bytes between.
+    if text[pos:pos + 1] == "\x00":
+        return f"{message} (a NUL character: UTF-16 or UTF-32 text? Only UTF-8 is accepted)"
+    return message
+
+
 def parse_json(text: str, *, exact: bool = False) -> object:
     """Decode one RFC 8259 JSON text, strictly.
 
@@ -212,14 +232,14 @@ def parse_json(text: str, *, exact: bool = False) -> object:
     try:
         value, stop = _decoder(exact).raw_decode(text, start)
     except json.JSONDecodeError as exc:
-        raise invalid_at("syntax", exc.msg, text, exc.pos) from None
+        raise invalid_at("syntax", _nul_hint(exc.msg, text, exc.pos), text, exc.pos) from None
     except RecursionError:
         # The depth check should make this unreachable; if the interpreter
         # has a lower limit still, this is still INVALID, not a crash.
         raise InvalidEvidence("too-deep", "nesting too deep for this interpreter") from None
     stop = _WHITESPACE.match(text, stop).end()  # type: ignore[union-attr]
     if stop != end:
-        raise invalid_at("trailing-data", "data after the JSON value", text, stop)
+        raise invalid_at("trailing-data", _nul_hint("data after the JSON value", text, stop), text, stop)
     if "\\u" in text:
         _check_strings(value)
     return value
