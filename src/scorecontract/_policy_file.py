@@ -130,18 +130,73 @@ def _toml_loads(text: str, exact: bool, source: str) -> object:
             "bad-policy-file",
             f"policy file {source} is TOML, which needs Python 3.11 or newer (tomllib); use JSON",
         ) from None
-    from decimal import Decimal
+
+    def parse_float(literal: str) -> object:
+        # tomllib hands over the literal's own text, before any rounding.
+        return _toml_number(literal, exact)
 
     try:
-        return tomllib.loads(text, parse_float=Decimal if exact else float)
+        document = tomllib.loads(text, parse_float=parse_float)
     except tomllib.TOMLDecodeError as exc:
         reason = " ".join(str(exc).split())  # one line, whatever tomllib says
         raise PolicyError("bad-policy-file", f"policy file {source} is not TOML: {reason}") from None
+    except InvalidEvidence:
+        raise  # a number the JSON decoder would refuse too
     except (ValueError, RecursionError) as exc:
         # int()'s digit limit and deep nesting escape tomllib undressed.
         raise PolicyError(
             "bad-policy-file", f"policy file {source} is not usable TOML ({type(exc).__name__})"
         ) from None
+    _check_toml_integers(document)
+    return document
+
+
+def _toml_number(literal: str, exact: bool) -> object:
+    """Convert a TOML float literal with the JSON decoder's own number hook.
+
+    TOML adds ``inf`` and ``nan`` (signed or not), a leading ``+`` and
+    ``_`` between digits to JSON's number syntax (TOML v1.0.0, "Float");
+    without those, the literal is an RFC 8259 number.  So ``1e-400`` is
+    refused as underflow, not read as 0.0, ``1e400`` as overflow, and
+    ``1e-5000`` meets the same exponent bound as in JSON.  ``inf`` and
+    ``nan`` become the values they name, which ``Policy`` refuses.
+    """
+    from ._strict_json import convert_number
+
+    token = literal.replace("_", "")
+    if token.startswith("+"):
+        token = token[1:]
+    if token.lstrip("-") in ("inf", "nan"):
+        # Valid TOML, so not a syntax error: Policy's numeric contract
+        # refuses the value as not finite, with the key's own code.
+        if exact:
+            from decimal import Decimal
+
+            return Decimal(token)
+        return float(token)
+    return convert_number(token, exact=exact)
+
+
+def _check_toml_integers(document: object) -> None:
+    """Give every TOML integer the JSON decoder's check on its decimal text.
+
+    tomllib converts integers itself (``0x``, ``0o``, ``0b`` and ``_``
+    included) and has no hook for them, so the digit cap is applied to the
+    decimal literal JSON would need for the same value.  Iterative: dotted
+    keys nest tables without tomllib recursing, so depth is not bounded.
+    """
+    from ._strict_json import check_integer
+
+    pending = [document]
+    while pending:
+        value = pending.pop()
+        kind = type(value)
+        if kind is dict:
+            pending.extend(value.values())  # type: ignore[attr-defined]
+        elif kind is list:
+            pending.extend(value)  # type: ignore[arg-type]
+        elif kind is int:
+            check_integer(value)  # type: ignore[arg-type]
 
 
 def _policy_from_document(document: dict[str, object], source: str) -> Policy:

@@ -28,8 +28,11 @@ import re
 
 from ._encoding import find_surrogate
 from ._errors import InvalidEvidence, invalid_at
+from ._score import exact_context
 
-__all__ = ["MAX_DECIMAL_EXPONENT", "MAX_DEPTH", "MAX_NUMBER_LENGTH", "parse_json", "underflows"]
+__all__ = [
+    "MAX_DECIMAL_EXPONENT", "MAX_DEPTH", "MAX_NUMBER_LENGTH", "check_integer", "convert_number", "parse_json", "underflows",
+]
 
 # 640 is the smallest limit sys.set_int_max_str_digits() accepts, so no
 # literal we convert can trip the interpreter's own limit (Python 3.11+),
@@ -114,10 +117,11 @@ def _parse_decimal(token: str) -> object:
 
     # The constructor never rounds, whatever the context's precision.  It
     # does refuse an exponent beyond the implementation's limit (about
-    # 10**18): InvalidOperation, or NaN when the thread's context does not
-    # trap it.  Either way the same reason, whatever the context.
+    # 10**18) with InvalidOperation, signalled in the private context, which
+    # traps it, so the thread's context cannot turn it into a NaN or raise
+    # something else.
     try:
-        value = Decimal(token)
+        value = Decimal(token, exact_context())
     except ArithmeticError:
         value = None
     if value is None or not value.is_finite() or abs(value.adjusted()) > MAX_DECIMAL_EXPONENT:
@@ -127,6 +131,43 @@ def _parse_decimal(token: str) -> object:
             "too large for exact decimal comparison",
         )
     return value
+
+
+def convert_number(token: str, *, exact: bool) -> object:
+    """Convert the RFC 8259 number literal *token* as the strict decoder does.
+
+    For numbers read by another parser (a TOML policy file), so they meet
+    the very checks, and reason codes, of a JSON number: the digit cap,
+    overflow to infinity, underflow to 0.0 and, if *exact*, the exponent
+    bound.  Returns an ``int`` for a literal without fraction or exponent,
+    else a ``float`` (a ``decimal.Decimal`` if *exact*).  Raises
+    ``InvalidEvidence``.
+    """
+    if "." in token or "e" in token or "E" in token:
+        return _parse_decimal(token) if exact else _parse_float(token)
+    return _parse_int(token)
+
+
+def check_integer(value: int) -> None:
+    """Apply the decoder's digit cap to an ``int`` another parser converted.
+
+    The cap is on the decimal literal JSON would need for *value*; raises
+    ``InvalidEvidence`` (``too-many-digits``) as the decoder would for it.
+    """
+    # str() of an int raises ValueError past the interpreter's digit limit:
+    # at 4 bits a digit, over 2560 bits is over the cap anyway.
+    if value.bit_length() <= 4 * MAX_NUMBER_LENGTH:
+        try:
+            text = str(value)
+        except ValueError:  # sys.set_int_max_str_digits() set lower still
+            pass
+        else:
+            _parse_int(text)
+            return
+    raise InvalidEvidence(
+        "too-many-digits",
+        f"an integer of {value.bit_length()} bits, over the limit of {MAX_NUMBER_LENGTH} digits",
+    )
 
 
 def _unique_members(pairs: list[tuple[str, object]]) -> dict[str, object]:
