@@ -23,7 +23,7 @@ import os
 from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import policy_for
-from ._score import number_problem, to_decimal
+from ._score import exact_context, number_problem, to_decimal
 from ._describe import describe_value, format_number
 from ._strict_json import MAX_DECIMAL_EXPONENT, underflows
 from ._trials import canonical_trial_matchers, read_trial
@@ -136,15 +136,14 @@ class Metric:
         self.value: float | None = None
         self.meets: bool | None = None
         if denominator:
-            from decimal import Decimal, localcontext
+            from decimal import Decimal
 
-            with localcontext() as context:
-                context.prec = 28
-                self.value = float(Decimal(numerator) / denominator)
+            # The value is for people, so it may round: in a private context,
+            # never the thread's, whose traps (Inexact) would raise here.
+            self.value = float(_display_context().divide(Decimal(numerator), denominator))
             # No division and no rounding in the decision: numerator >=
             # threshold * denominator, in exact decimal arithmetic.
-            context = _exact_context()
-            product = context.multiply(to_decimal(threshold), Decimal(denominator))
+            product = exact_context().multiply(to_decimal(threshold), Decimal(denominator))
             self.meets = Decimal(numerator) >= product
 
     def as_dict(self) -> dict[str, object]:
@@ -168,17 +167,22 @@ class Metric:
 _contexts: list[decimal.Context] = []
 
 
-def _exact_context() -> decimal.Context:
-    """A decimal context that never rounds: an inexact result would raise."""
+def _display_context() -> decimal.Context:
+    """A private context for a metric's value: 28 digits, rounded, no traps
+    but for results that are no number."""
     if not _contexts:
         import decimal
 
         _contexts.append(
             decimal.Context(
-                prec=decimal.MAX_PREC,
-                Emax=decimal.MAX_EMAX,
+                prec=28,
+                rounding=decimal.ROUND_HALF_EVEN,
                 Emin=decimal.MIN_EMIN,
-                traps=[decimal.Inexact, decimal.InvalidOperation, decimal.Overflow],
+                Emax=decimal.MAX_EMAX,
+                capitals=1,
+                clamp=0,
+                flags=[],
+                traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
             )
         )
     return _contexts[0]
@@ -440,9 +444,14 @@ class _Tally:
         self.observed = self.valid = self.invalid = self.ignored = self.passed = 0
         self.overflow = False
         # How many valid trials scored each value: the exact sum is taken
-        # once at the end.  Equal values share an entry (1 and 1.0, 0.0 and
-        # -0.0 too), which leaves the exact sum unchanged.
-        self.score_counts: dict[object, int] = {}
+        # once at the end.  Ints and fractions are counted apart: the float
+        # 1e23 equals the int 99999999999999991611392, so one shared entry
+        # would sum one as the other, yet the float counts as the "1e23" its
+        # producer wrote.  Within one type, equal values have one decimal
+        # value (floats: the same repr, but for 0.0 and -0.0; Decimals and
+        # ints compare exactly), so sharing an entry leaves the sum unchanged.
+        self.int_counts: dict[object, int] = {}
+        self.fraction_counts: dict[object, int] = {}
         self.size = 0
         self.by_code: dict[str, int] = {}
         self.invalid_list: list[Observation] = []
@@ -512,17 +521,23 @@ class _Tally:
         else:
             trials[trial_id] = line << 2 | _FAIL  # type: ignore[index]
             self.failed_scores[trial_id] = score  # type: ignore[index]
-        self.score_counts[score] = self.score_counts.get(score, 0) + 1
+        counts = self.int_counts if type(score) is int else self.fraction_counts
+        counts[score] = counts.get(score, 0) + 1
+
+    def counted(self) -> Iterator[tuple[object, int]]:
+        """Yield ``(score, how many valid trials scored it)``."""
+        yield from self.int_counts.items()
+        yield from self.fraction_counts.items()
 
     def total(self) -> Decimal | int:
         """The exact sum of the valid scores."""
         total: Decimal | int = 0
-        if self.score_counts:
-            context = _exact_context()
+        if self.int_counts or self.fraction_counts:
+            context = exact_context()
             # Summed as the decimal text each producer wrote (the repr of a
             # float), exactly: binary float sums drift, and a mean of 0.7
             # and 0.9 must meet a threshold of 0.8.
-            for score, count in self.score_counts.items():
+            for score, count in self.counted():
                 total = context.add(total, context.multiply(to_decimal(score), count))  # type: ignore[arg-type]
         return total
 
@@ -647,10 +662,14 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
     if policy._exact:
         from decimal import Decimal
 
-        beyond = high + 1  # fails the range check below: the full path decides
+        # Fails the range check below, so the full path decides.  Not
+        # high + 1: that is arithmetic in the thread's decimal context,
+        # where prec = 1 rounds it back to high.
+        beyond = Decimal("Infinity")
+        context = exact_context()
 
         def to_fraction(token: bytes) -> Number:
-            value = Decimal(token.decode("ascii"))
+            value = Decimal(token.decode("ascii"), context)
             # The strict decoder refuses an exponent past MAX_DECIMAL_EXPONENT
             # (too-many-digits); such a line must reach it, not be counted.
             return value if abs(value.adjusted()) <= MAX_DECIMAL_EXPONENT else beyond
@@ -662,8 +681,8 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
     get = trials.get
     failed_scores = tally.failed_scores
     first_invalid = tally.first_invalid
-    score_counts = tally.score_counts
-    count_of = score_counts.get
+    int_counts, fraction_counts = tally.int_counts, tally.fraction_counts
+    int_count_of, fraction_count_of = int_counts.get, fraction_counts.get
     ignored_list = tally.ignored_list
     max_listed = tally.max_listed
     room = max_listed is None or len(ignored_list) < max_listed
@@ -763,7 +782,10 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
                 else:
                     trials[trial_id] = line << 2 | FAIL
                     failed_scores[trial_id] = score
-                score_counts[score] = count_of(score, 0) + 1
+                if fraction:
+                    fraction_counts[score] = fraction_count_of(score, 0) + 1
+                else:
+                    int_counts[score] = int_count_of(score, 0) + 1
     finally:
         tally.observed += valid + ignored
         tally.valid += valid
