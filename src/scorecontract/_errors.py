@@ -53,6 +53,7 @@ REASONS = {
     "not-scheduled": "a trial record names a trial outside the declared population",
     "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
     "population-mismatch": "a report's file names more distinct trials than --scheduled declares",
+    "population-unknown": "under a bare --scheduled count, an observation names no readable trial id (give a manifest)",
     # Grader errors: no usable judgment (GRADER_ERROR, INVALID at the gate).
     "extraction-failed": "no JSON object found in the grader's answer, or it is cut off",
     "verdict-not-boolean": '"pass" is not a JSON boolean (nor an accepted spelling)',

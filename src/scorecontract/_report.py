@@ -443,6 +443,10 @@ class _Tally:
         self.max_listed = max_listed
         self.observed = self.valid = self.invalid = self.ignored = self.passed = 0
         self.overflow = False
+        # Under a bare count: observations whose trial cannot be made out,
+        # and the line of the first.
+        self.unattributed = 0
+        self.first_unattributed = 0
         # How many valid trials scored each value: the exact sum is taken
         # once at the end.  Ints and fractions are counted apart: the float
         # 1e23 equals the int 99999999999999991611392, so one shared entry
@@ -474,7 +478,14 @@ class _Tally:
     ) -> None:
         trials = self.trials
         known = False
-        if trial_id is not None:
+        if trial_id is None:
+            if not self.fixed:
+                # It may be a scheduled trial's only attempt, and under a bare
+                # count a fresh trial would then take that trial's place.
+                if not self.unattributed:
+                    self.first_unattributed = line
+                self.unattributed += 1
+        else:
             known = trial_id in trials
             if not known:
                 if not self.fixed and len(trials) < self.scheduled:
@@ -562,6 +573,15 @@ class _Tally:
             message = (
                 f"the file names more than the {self.scheduled} scheduled trials; with a "
                 "bare count the report cannot tell which were scheduled (give a manifest)"
+            )
+        elif self.unattributed:
+            verdict, code = Verdict.INVALID, "population-unknown"
+            count = self.unattributed
+            message = (
+                f"{count} observation{'s' if count != 1 else ''} (the first on line "
+                f"{self.first_unattributed}) name{'s' if count == 1 else ''} no readable trial id; with a "
+                "bare count the report cannot tell whether a scheduled trial failed and a "
+                "fresh one took its place (give a manifest)"
             )
         elif missing:
             code = "missing-evidence"
@@ -826,7 +846,9 @@ def report(
     population would divide by whatever the file happens to hold.  With a
     bare count, the first *scheduled* distinct trial ids the file names are
     the population; naming more makes the report INVALID
-    (``population-mismatch``).
+    (``population-mismatch``), and so does any line whose trial id cannot
+    be read (``population-unknown``), since it may have been a scheduled
+    trial's only attempt.  A manifest settles both.
 
     A trial's evidence is its first valid observation; later valid ones are
     ignored and listed (no rerun-until-pass), invalid ones are counted and
