@@ -711,7 +711,11 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
     line = valid = passed = ignored = 0
     PASS, FAIL, INVALID = _PASS, _FAIL, _INVALID  # noqa: N806  (locals: the loop is hot)
     hand_over = False
-    carry = b""
+    # The unfinished last line, as pieces joined once it ends: joining at
+    # every read instead copies a long line once per read, quadratic time
+    # for a line of many reads (a big max_line_bytes, or a pipe's 64 KiB).
+    carry: list[bytes] = []
+    carried = 0
     overlong = -1  # bytes so far of a line over max_line_bytes, or -1
     try:
         while True:
@@ -733,17 +737,25 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
                     overlong = -1
                     chunk = chunk[end + 1:]
                 lines = chunk.split(b"\n")
+                last = lines.pop()
+                if not lines:  # no line ends in this chunk
+                    carry.append(last)
+                    carried += len(last)
+                    if carried > max_line_bytes:
+                        overlong, carry, carried = carried, [], 0
+                    continue
                 if carry:
-                    lines[0] = carry + lines[0]
-                carry = lines.pop()
-                if len(carry) > max_line_bytes:
-                    overlong, carry = len(carry), b""
+                    carry.append(lines[0])
+                    lines[0] = b"".join(carry)
+                carry, carried = [last], len(last)
+                if carried > max_line_bytes:
+                    overlong, carry, carried = carried, [], 0
             elif overlong >= 0:
                 line += 1
                 tally.add_invalid(line, "too-large", _too_large(overlong, max_line_bytes))
                 return
-            elif carry:
-                lines, carry = [carry], b""  # the last line, without "\n"
+            elif carried:
+                lines, carry, carried = [b"".join(carry)], [], 0  # the last line, without "\n"
             else:
                 return
             for raw in lines:
