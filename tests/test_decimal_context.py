@@ -174,3 +174,29 @@ def test_report_under_a_context_that_traps_inexact_does_not_raise():
         result = report(data, scheduled=3, threshold=0.2)
     assert result.verdict.value == "PASS"
     assert result.mean.value == pytest.approx(0.7 / 3)
+
+
+@pytest.mark.parametrize("score, shown", [(b"2e999", Decimal("2e999")), (b"1e-999", Decimal("1e-999"))])
+def test_a_sum_a_double_cannot_hold_is_shown_as_its_decimal(score, shown, tmp_path):
+    # float() of the exact sum was inf (or 0.0): the JSON output raised
+    # ValueError (exit 70) and the text said "mean score inf".
+    policy = Policy(Decimal("0"), maximum=Decimal("1e1000"), exact=True)
+    result = report(line("t-1", score), scheduled=1, policy=policy)
+    assert result.verdict.value == "PASS"
+    assert result.mean.numerator == shown and result.mean.value == shown
+    text = json.dumps(result.as_dict(), allow_nan=False, default=str)
+    assert "inf" not in text.lower().replace("infinity", "")
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(line("t-1", score))
+    policy_file = tmp_path / "p.json"
+    policy_file.write_text('{"version": "v", "exact": true, "threshold": 0, "max": 1e1000}')
+    from support import run_cli
+
+    out = run_cli("report", "--policy", str(policy_file), "--scheduled", "1", "--format", "json", "--", str(path))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["verdict"] == "PASS"
+
+
+def test_ordinary_sums_stay_floats():
+    result = report(line("a", b"0.5") + line("b", b"0.25"), scheduled=2, threshold=0.3)
+    assert type(result.mean.numerator) is float and type(result.mean.value) is float

@@ -117,7 +117,9 @@ class Metric:
     0.0); ``threshold``, what the value is compared with; ``meets``, whether
     it reaches the threshold, compared exactly, or None without a value.
     The value decides the report only when no scheduled trial lacks
-    evidence.
+    evidence.  The numerator and value are floats for display; where a
+    double cannot hold one (an exact policy's ``1e999`` would be ``inf``,
+    its ``1e-999`` ``0.0``) it is the ``decimal.Decimal`` instead.
     """
 
     __slots__ = ("name", "numerator", "denominator", "value", "threshold", "meets")
@@ -130,17 +132,19 @@ class Metric:
         threshold: Number,
     ) -> None:
         self.name = name
-        self.numerator: float | int = numerator if type(numerator) is int else float(numerator)
+        self.numerator: float | int | Decimal = (
+            numerator if type(numerator) is int else _for_display(numerator)  # type: ignore[arg-type]
+        )
         self.denominator = denominator
         self.threshold = threshold
-        self.value: float | None = None
+        self.value: float | Decimal | None = None
         self.meets: bool | None = None
         if denominator:
             from decimal import Decimal
 
             # The value is for people, so it may round: in a private context,
             # never the thread's, whose traps (Inexact) would raise here.
-            self.value = float(_display_context().divide(Decimal(numerator), denominator))
+            self.value = _for_display(_display_context().divide(Decimal(numerator), denominator))
             # No division and no rounding in the decision: numerator >=
             # threshold * denominator, in exact decimal arithmetic.
             product = exact_context().multiply(to_decimal(threshold), Decimal(denominator))
@@ -162,6 +166,15 @@ class Metric:
             f"Metric(name={self.name!r}, numerator={self.numerator!r}, "
             f"denominator={self.denominator!r}, value={self.value!r})"
         )
+
+
+def _for_display(value: Decimal) -> float | Decimal:
+    """*value* as a float, unless a double would show another number."""
+    number = float(value)
+    if number in (float("inf"), float("-inf")) or (number == 0.0 and value):
+        # A JSON writer refuses inf, and 0.0 for 1e-999 is false.
+        return value
+    return number
 
 
 _contexts: list[decimal.Context] = []
@@ -646,8 +659,23 @@ class _Tally:
 def _metric_text(metric: Metric) -> str:
     """``mean score 0.85 (76.5 / 90)`` or ``pass rate 0.8889 (80 / 90)``."""
     name = "mean score" if metric.name == "mean" else "pass rate"
-    value = "n/a" if metric.value is None else f"{metric.value:.6g}"
-    return f"{name} {value} ({format_number(metric.numerator)} / {metric.denominator})"
+    value = metric.value
+    if value is None:
+        shown = "n/a"
+    elif isinstance(value, float):
+        shown = f"{value:.6g}"
+    else:
+        # A Decimal's format() rounds in the thread's context: round to six
+        # digits in the private one first, so there is nothing left to round.
+        shown = f"{_six_digits(value):.6g}"
+    return f"{name} {shown} ({format_number(metric.numerator)} / {metric.denominator})"
+
+
+def _six_digits(value: Decimal) -> Decimal:
+    """*value* rounded to six digits, half to even, whatever the thread's context."""
+    context = _display_context().copy()
+    context.prec = 6
+    return context.plus(value)
 
 
 def _no_match(raw: bytes) -> None:
