@@ -66,10 +66,14 @@ def load_policy(path: str | PathLike[str], /) -> Policy:
 
     Numbers are decoded the way the policy will decode evidence: as binary
     floats, or as their exact decimal text (``decimal.Decimal``) when
-    ``exact`` is true.
+    ``exact`` is true.  A TOML number meets the checks of a JSON number
+    (``1e-400`` is not read as 0.0, ``1e400`` not as infinity, and the
+    digit cap and exact exponent bound apply); TOML's ``inf`` and ``nan``
+    are refused as not finite.
 
     Raises ``PolicyError`` if the file cannot be read, is over 64 KiB, is
-    not strict JSON or TOML (a duplicated key or ``NaN`` included), has an
+    not strict JSON or TOML (a duplicated key or ``NaN`` included, or a
+    TOML line with more than 64 dots: policy keys are not dotted), has an
     unknown key or lacks a required one, or holds a value ``Policy``
     refuses.
     """
