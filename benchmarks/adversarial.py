@@ -346,7 +346,8 @@ def calls_for(runner: Runner, data: bytes, target: float) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    # __doc__ is None under python -OO.
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--smoke", action="store_true", help="tiny sizes; check outcomes, not times")
     parser.add_argument("--only", default="", help="run only shapes whose name contains this")
     args = parser.parse_args(argv)
