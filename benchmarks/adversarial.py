@@ -61,6 +61,11 @@ def run_evaluate(data: bytes) -> str:
     return evaluate(data).code
 
 
+def run_evaluate_str(data: bytes) -> str:
+    # The str path checks size and surrogates instead of decoding.
+    return evaluate(data.decode("utf-8")).code
+
+
 def run_evaluate_exact(data: bytes) -> str:
     return evaluate(data, policy=EXACT).code
 
@@ -192,6 +197,7 @@ def shapes() -> list[tuple[str, str, Runner, Builder, str, int]]:
     ]
     for name, build, evaluate_code, judge_code, loads_code in json_shapes:
         add(name, "evaluate", run_evaluate, build, evaluate_code)
+        add(name, "evaluate str", run_evaluate_str, build, evaluate_code)
         add(name, "judge", run_judge, build, judge_code)
         add(name, "loads", run_loads, build, loads_code)
     add("long-fractions-exact", "evaluate exact", run_evaluate_exact,

@@ -18,7 +18,7 @@ from support import ROOT
 
 SCRIPT = ROOT / "benchmarks" / "adversarial.py"
 ENTRY_POINTS = {
-    "evaluate", "evaluate exact", "judge", "judge extract", "loads", "report", "manifest",
+    "evaluate", "evaluate str", "evaluate exact", "judge", "judge extract", "loads", "report", "manifest",
     "load_policy json",
 }
 SHAPES_REQUIRED = [
