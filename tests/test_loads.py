@@ -61,13 +61,15 @@ REFUSED = [
     ("raw-surrogate-str", '"\ud800"', "lone-surrogate"),
     ("bom-bytes", b"\xef\xbb\xbf{}", "byte-order-mark"),
     ("utf16-bytes", "{}".encode("utf-16"), "not-utf8"),
-    ("utf16le-bytes", '{"a": 1}'.encode("utf-16-le"), "not-utf8"),
+    # Without a BOM, UTF-16 and UTF-32 are ASCII with NUL bytes between:
+    # valid UTF-8, but a raw NUL is not JSON.  The same code as the str.
+    ("utf16le-bytes", '{"a": 1}'.encode("utf-16-le"), "syntax"),
     ("utf32-bytes", '{"a": 1}'.encode("utf-32"), "not-utf8"),
     ("latin1-bytes", '"caf\u00e9"'.encode("latin-1"), "not-utf8"),
     ("overlong-utf8", b'"\xc0\xaf"', "not-utf8"),
     ("encoded-surrogate-utf8", b'"\xed\xa0\x80"', "not-utf8"),
     ("truncated-utf8", b'"\xe2\x82"', "not-utf8"),
-    ("nul-byte", b'{"a": 1}\x00', "not-utf8"),
+    ("nul-byte", b'{"a": 1}\x00', "trailing-data"),
 ]
 
 

@@ -132,6 +132,8 @@ BAD_FILES = [
     ("bom", "p.json", b'\xef\xbb\xbf{"version": "v", "threshold": 0.9, "exact": false}', "bad-policy-file",
      "byte-order-mark"),
     ("utf16", "p.json", '{"version": "v", "threshold": 0.9, "exact": false}'.encode("utf-16-le"),
+     "bad-policy-file", "UTF-16"),
+    ("utf16-bom", "p.json", '{"version": "v", "threshold": 0.9, "exact": false}'.encode("utf-16"),
      "bad-policy-file", "not-utf8"),
     ("lone-surrogate", "p.json", b'{"version": "\\ud800", "threshold": 0.9, "exact": false}',
      "bad-policy-file", "lone-surrogate"),

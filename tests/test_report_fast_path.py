@@ -160,7 +160,7 @@ def observe(line: bytes, policy: Policy, scheduled: int = 1) -> tuple[object, ..
     return (
         tally.observed, tally.valid, tally.invalid, tally.ignored, tally.passed,
         dict(tally.trials),
-        sorted((repr(score), type(score).__name__, count) for score, count in tally.score_counts.items()),
+        sorted((repr(score), type(score).__name__, count) for score, count in tally.counted()),
         {name: (type(score).__name__, repr(score)) for name, score in tally.failed_scores.items()},
         dict(tally.first_invalid),
         dict(tally.by_code),

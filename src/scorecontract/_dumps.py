@@ -15,7 +15,7 @@ from ._describe import describe_value
 from ._errors import InvalidEvidence
 from ._policy import policy_for
 from ._record import score_of_record
-from ._score import score_problem
+from ._score import exact_context, number_problem, score_problem
 from ._strict_json import MAX_NUMBER_LENGTH
 
 TYPE_CHECKING = False
@@ -42,7 +42,10 @@ def dumps(record: object, /, *, policy: Policy | None = None) -> str:
     ``not-an-object``, ``missing-member``, ``unexpected-member`` (including
     a member name that is not a ``str``), ``duplicate-member`` (two keys
     that would be written as the same name, such as ``1`` and ``"1"``), and
-    ``too-many-digits``.  A bad *policy* raises ``PolicyError``.
+    ``too-many-digits`` (a literal over 640 characters, or a ``Decimal``
+    with an exponent beyond +-1000).  The text written is read back with the
+    consumer's own decoder before it is returned, so whatever the consumer
+    refuses, ``dumps`` refuses.  A bad *policy* raises ``PolicyError``.
 
         >>> dumps({"score": 0.9})
         '{"score": 0.9}'
@@ -61,9 +64,13 @@ def dumps(record: object, /, *, policy: Policy | None = None) -> str:
         )
     _check_names(record)
     score = score_of_record(record)
-    problem = score_problem(score, policy)
+    # Type and finiteness first: NaN, True or a NumPy scalar have no text
+    # to hand to the consumer.  The range is the consumer's to check, after
+    # its decoder, so the code is the one it gives (too-many-digits before
+    # out-of-range for 1E+1001).
+    problem = number_problem(score, policy._exact)
     if problem is not None:
-        raise InvalidEvidence(problem[0], problem[1])
+        raise InvalidEvidence(problem[0], f"score is {problem[1]}")
     literal = _number_literal(score)
     if type(score) is int or type(score) is float:
         text = json.dumps({"score": score}, allow_nan=False)
@@ -73,7 +80,23 @@ def dumps(record: object, /, *, policy: Policy | None = None) -> str:
         # JSON values), so write null and put the Decimal's text in its
         # place: the record's only other token is the name "score".
         text = json.dumps({"score": None}, allow_nan=False).replace("null", literal)
+    _consumer_check(text, policy)
     return text
+
+
+def _consumer_check(text: str, policy: Policy) -> None:
+    """Read *text* back as ``evaluate`` reads evidence; raise what it refuses.
+
+    The checks above give the consumer's reason codes early; this is what
+    makes them complete: whatever rule the decoder has (the exact exponent
+    bound refuses ``1E-1001``, a valid Decimal in range), ``dumps`` cannot
+    write text the consumer refuses.
+    """
+    from ._strict_json import parse_json
+
+    problem = score_problem(score_of_record(parse_json(text, exact=policy._exact)), policy)
+    if problem is not None:
+        raise InvalidEvidence(problem[0], problem[1])
 
 
 def _check_names(record: dict[object, object]) -> None:
@@ -129,7 +152,13 @@ def _number_literal(score: object) -> str:
         return float.__repr__(score)  # at most 24 characters
     # str() of an int over 4300 digits raises on Python 3.11+; past 2560
     # bits (771 digits) it is over the limit anyway.
-    if kind is not int or int.bit_length(score) <= 4 * MAX_NUMBER_LENGTH:  # type: ignore[arg-type]
+    if kind is not int:
+        # A Decimal's text in the private context: str() would follow the
+        # thread's context, whose capitals = 0 writes 1e-5 for 1E-5.
+        text = exact_context().to_sci_string(score)  # type: ignore[arg-type]
+        if len(text) <= MAX_NUMBER_LENGTH:
+            return text
+    elif int.bit_length(score) <= 4 * MAX_NUMBER_LENGTH:  # type: ignore[arg-type]
         text = str(score)
         if len(text) <= MAX_NUMBER_LENGTH:
             return text

@@ -48,16 +48,9 @@ def decode_evidence(raw: object, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
             raise invalid_at("byte-order-mark", "evidence starts with a UTF-8 byte-order mark", data, 0)
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):
             raise invalid_at("not-utf8", "evidence starts with a UTF-16 byte-order mark", data, 0)
-        nul = data.find(b"\x00")
-        if nul != -1:
-            # A NUL byte is never valid in JSON text (control characters
-            # must be escaped), and in practice it means UTF-16 or UTF-32.
-            raise invalid_at(
-                "not-utf8",
-                "evidence holds a NUL byte: UTF-16 or UTF-32 is not accepted, only UTF-8",
-                data,
-                nul,
-            )
+        # A NUL byte is valid UTF-8: it is refused by the decoder, with the
+        # code the same text gets as a str (syntax, or trailing-data), and a
+        # message that names UTF-16 and UTF-32, where NUL bytes come from.
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:

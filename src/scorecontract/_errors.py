@@ -53,6 +53,7 @@ REASONS = {
     "not-scheduled": "a trial record names a trial outside the declared population",
     "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
     "population-mismatch": "a report's file names more distinct trials than --scheduled declares",
+    "population-unknown": "under a bare --scheduled count, an observation names no readable trial id (give a manifest)",
     "insufficient-trials": "a confidence bound the trials cannot support: n = 1, zero variance or one cluster",
     # Grader errors: no usable judgment (GRADER_ERROR, INVALID at the gate).
     "extraction-failed": "no JSON object found in the grader's answer, or it is cut off",

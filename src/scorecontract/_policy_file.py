@@ -27,6 +27,8 @@ __all__ = ["MAX_POLICY_BYTES", "POLICY_KEYS", "load_policy", "policy_from_bytes"
 
 # A policy is a handful of keys; anything bigger is not a policy file.
 MAX_POLICY_BYTES = 64 * 1024
+# A TOML policy line holds at most this many dots (see _check_toml_lines).
+MAX_TOML_DOTS = 64
 
 
 def _as_given(value: object) -> object:
@@ -64,10 +66,14 @@ def load_policy(path: str | PathLike[str], /) -> Policy:
 
     Numbers are decoded the way the policy will decode evidence: as binary
     floats, or as their exact decimal text (``decimal.Decimal``) when
-    ``exact`` is true.
+    ``exact`` is true.  A TOML number meets the checks of a JSON number
+    (``1e-400`` is not read as 0.0, ``1e400`` not as infinity, and the
+    digit cap and exact exponent bound apply); TOML's ``inf`` and ``nan``
+    are refused as not finite.
 
     Raises ``PolicyError`` if the file cannot be read, is over 64 KiB, is
-    not strict JSON or TOML (a duplicated key or ``NaN`` included), has an
+    not strict JSON or TOML (a duplicated key or ``NaN`` included, or a
+    TOML line with more than 64 dots: policy keys are not dotted), has an
     unknown key or lacks a required one, or holds a value ``Policy``
     refuses.
     """
@@ -130,18 +136,94 @@ def _toml_loads(text: str, exact: bool, source: str) -> object:
             "bad-policy-file",
             f"policy file {source} is TOML, which needs Python 3.11 or newer (tomllib); use JSON",
         ) from None
-    from decimal import Decimal
+
+    _check_toml_lines(text, source)
+
+    def parse_float(literal: str) -> object:
+        # tomllib hands over the literal's own text, before any rounding.
+        return _toml_number(literal, exact)
 
     try:
-        return tomllib.loads(text, parse_float=Decimal if exact else float)
+        document = tomllib.loads(text, parse_float=parse_float)
     except tomllib.TOMLDecodeError as exc:
         reason = " ".join(str(exc).split())  # one line, whatever tomllib says
         raise PolicyError("bad-policy-file", f"policy file {source} is not TOML: {reason}") from None
+    except InvalidEvidence:
+        raise  # a number the JSON decoder would refuse too
     except (ValueError, RecursionError) as exc:
         # int()'s digit limit and deep nesting escape tomllib undressed.
         raise PolicyError(
             "bad-policy-file", f"policy file {source} is not usable TOML ({type(exc).__name__})"
         ) from None
+    _check_toml_integers(document)
+    return document
+
+
+def _check_toml_lines(text: str, source: str) -> None:
+    """Refuse a line with more than ``MAX_TOML_DOTS`` dots.
+
+    tomllib takes time quadratic in the parts of one dotted key (it builds
+    the key's prefixes again for every part): 12 KiB of ``a.`` took 2
+    seconds, and 64 KiB would take a minute.  A key never spans lines (TOML
+    v1.0.0, "Keys" and "Inline Table"), so a bound on the dots of each line
+    bounds the parts of every key.  A line that starts with ``#`` holds no
+    key (a comment, or text inside a multi-line string) and is not counted.
+    """
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.count(".") > MAX_TOML_DOTS and not line.lstrip(" \t").startswith("#"):
+            raise PolicyError(
+                "bad-policy-file",
+                f"policy file {source}: line {number} has more than {MAX_TOML_DOTS} dots; "
+                "a policy's keys are not dotted",
+            )
+
+
+def _toml_number(literal: str, exact: bool) -> object:
+    """Convert a TOML float literal with the JSON decoder's own number hook.
+
+    TOML adds ``inf`` and ``nan`` (signed or not), a leading ``+`` and
+    ``_`` between digits to JSON's number syntax (TOML v1.0.0, "Float");
+    without those, the literal is an RFC 8259 number.  So ``1e-400`` is
+    refused as underflow, not read as 0.0, ``1e400`` as overflow, and
+    ``1e-5000`` meets the same exponent bound as in JSON.  ``inf`` and
+    ``nan`` become the values they name, which ``Policy`` refuses.
+    """
+    from ._strict_json import convert_number
+
+    token = literal.replace("_", "")
+    if token.startswith("+"):
+        token = token[1:]
+    if token.lstrip("-") in ("inf", "nan"):
+        # Valid TOML, so not a syntax error: Policy's numeric contract
+        # refuses the value as not finite, with the key's own code.
+        if exact:
+            from decimal import Decimal
+
+            return Decimal(token)
+        return float(token)
+    return convert_number(token, exact=exact)
+
+
+def _check_toml_integers(document: object) -> None:
+    """Give every TOML integer the JSON decoder's check on its decimal text.
+
+    tomllib converts integers itself (``0x``, ``0o``, ``0b`` and ``_``
+    included) and has no hook for them, so the digit cap is applied to the
+    decimal literal JSON would need for the same value.  Iterative: dotted
+    keys nest tables without tomllib recursing, so depth is not bounded.
+    """
+    from ._strict_json import check_integer
+
+    pending = [document]
+    while pending:
+        value = pending.pop()
+        kind = type(value)
+        if kind is dict:
+            pending.extend(value.values())  # type: ignore[attr-defined]
+        elif kind is list:
+            pending.extend(value)  # type: ignore[arg-type]
+        elif kind is int:
+            check_integer(value)  # type: ignore[arg-type]
 
 
 def _policy_from_document(document: dict[str, object], source: str) -> Policy:

@@ -23,7 +23,7 @@ import os
 from ._encoding import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import policy_for
-from ._score import number_problem, to_decimal
+from ._score import exact_context, number_problem, to_decimal
 from ._describe import describe_value, format_number
 from ._strict_json import MAX_DECIMAL_EXPONENT, underflows
 from ._trials import canonical_trial_matchers, read_trial
@@ -117,7 +117,9 @@ class Metric:
     0.0); ``threshold``, what the value is compared with; ``meets``, whether
     it reaches the threshold, compared exactly, or None without a value.
     The value decides the report only when no scheduled trial lacks
-    evidence.
+    evidence.  The numerator and value are floats for display; where a
+    double cannot hold one (an exact policy's ``1e999`` would be ``inf``,
+    its ``1e-999`` ``0.0``) it is the ``decimal.Decimal`` instead.
     """
 
     __slots__ = ("name", "numerator", "denominator", "value", "threshold", "meets")
@@ -130,21 +132,22 @@ class Metric:
         threshold: Number,
     ) -> None:
         self.name = name
-        self.numerator: float | int = numerator if type(numerator) is int else float(numerator)
+        self.numerator: float | int | Decimal = (
+            numerator if type(numerator) is int else _for_display(numerator)  # type: ignore[arg-type]
+        )
         self.denominator = denominator
         self.threshold = threshold
-        self.value: float | None = None
+        self.value: float | Decimal | None = None
         self.meets: bool | None = None
         if denominator:
-            from decimal import Decimal, localcontext
+            from decimal import Decimal
 
-            with localcontext() as context:
-                context.prec = 28
-                self.value = float(Decimal(numerator) / denominator)
+            # The value is for people, so it may round: in a private context,
+            # never the thread's, whose traps (Inexact) would raise here.
+            self.value = _for_display(_display_context().divide(Decimal(numerator), denominator))
             # No division and no rounding in the decision: numerator >=
             # threshold * denominator, in exact decimal arithmetic.
-            context = _exact_context()
-            product = context.multiply(to_decimal(threshold), Decimal(denominator))
+            product = exact_context().multiply(to_decimal(threshold), Decimal(denominator))
             self.meets = Decimal(numerator) >= product
 
     def as_dict(self) -> dict[str, object]:
@@ -165,20 +168,34 @@ class Metric:
         )
 
 
+def _for_display(value: Decimal) -> float | Decimal:
+    """*value* as a float, unless a double would show another number."""
+    number = float(value)
+    if number in (float("inf"), float("-inf")) or (number == 0.0 and value):
+        # A JSON writer refuses inf, and 0.0 for 1e-999 is false.
+        return value
+    return number
+
+
 _contexts: list[decimal.Context] = []
 
 
-def _exact_context() -> decimal.Context:
-    """A decimal context that never rounds: an inexact result would raise."""
+def _display_context() -> decimal.Context:
+    """A private context for a metric's value: 28 digits, rounded, no traps
+    but for results that are no number."""
     if not _contexts:
         import decimal
 
         _contexts.append(
             decimal.Context(
-                prec=decimal.MAX_PREC,
-                Emax=decimal.MAX_EMAX,
+                prec=28,
+                rounding=decimal.ROUND_HALF_EVEN,
                 Emin=decimal.MIN_EMIN,
-                traps=[decimal.Inexact, decimal.InvalidOperation, decimal.Overflow],
+                Emax=decimal.MAX_EMAX,
+                capitals=1,
+                clamp=0,
+                flags=[],
+                traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
             )
         )
     return _contexts[0]
@@ -441,10 +458,19 @@ class _Tally:
         self.max_listed = max_listed
         self.observed = self.valid = self.invalid = self.ignored = self.passed = 0
         self.overflow = False
+        # Under a bare count: observations whose trial cannot be made out,
+        # and the line of the first.
+        self.unattributed = 0
+        self.first_unattributed = 0
         # How many valid trials scored each value: the exact sum is taken
-        # once at the end.  Equal values share an entry (1 and 1.0, 0.0 and
-        # -0.0 too), which leaves the exact sum unchanged.
-        self.score_counts: dict[object, int] = {}
+        # once at the end.  Ints and fractions are counted apart: the float
+        # 1e23 equals the int 99999999999999991611392, so one shared entry
+        # would sum one as the other, yet the float counts as the "1e23" its
+        # producer wrote.  Within one type, equal values have one decimal
+        # value (floats: the same repr, but for 0.0 and -0.0; Decimals and
+        # ints compare exactly), so sharing an entry leaves the sum unchanged.
+        self.int_counts: dict[object, int] = {}
+        self.fraction_counts: dict[object, int] = {}
         self.size = 0
         self.by_code: dict[str, int] = {}
         self.invalid_list: list[Observation] = []
@@ -467,7 +493,14 @@ class _Tally:
     ) -> None:
         trials = self.trials
         known = False
-        if trial_id is not None:
+        if trial_id is None:
+            if not self.fixed:
+                # It may be a scheduled trial's only attempt, and under a bare
+                # count a fresh trial would then take that trial's place.
+                if not self.unattributed:
+                    self.first_unattributed = line
+                self.unattributed += 1
+        else:
             known = trial_id in trials
             if not known:
                 if not self.fixed and len(trials) < self.scheduled:
@@ -514,17 +547,23 @@ class _Tally:
         else:
             trials[trial_id] = line << 2 | _FAIL  # type: ignore[index]
             self.failed_scores[trial_id] = score  # type: ignore[index]
-        self.score_counts[score] = self.score_counts.get(score, 0) + 1
+        counts = self.int_counts if type(score) is int else self.fraction_counts
+        counts[score] = counts.get(score, 0) + 1
+
+    def counted(self) -> Iterator[tuple[object, int]]:
+        """Yield ``(score, how many valid trials scored it)``."""
+        yield from self.int_counts.items()
+        yield from self.fraction_counts.items()
 
     def total(self) -> Decimal | int:
         """The exact sum of the valid scores."""
         total: Decimal | int = 0
-        if self.score_counts:
-            context = _exact_context()
+        if self.int_counts or self.fraction_counts:
+            context = exact_context()
             # Summed as the decimal text each producer wrote (the repr of a
             # float), exactly: binary float sums drift, and a mean of 0.7
             # and 0.9 must meet a threshold of 0.8.
-            for score, count in self.score_counts.items():
+            for score, count in self.counted():
                 total = context.add(total, context.multiply(to_decimal(score), count))  # type: ignore[arg-type]
         return total
 
@@ -549,6 +588,15 @@ class _Tally:
             message = (
                 f"the file names more than the {self.scheduled} scheduled trials; with a "
                 "bare count the report cannot tell which were scheduled (give a manifest)"
+            )
+        elif self.unattributed:
+            verdict, code = Verdict.INVALID, "population-unknown"
+            count = self.unattributed
+            message = (
+                f"{count} observation{'s' if count != 1 else ''} (the first on line "
+                f"{self.first_unattributed}) name{'s' if count == 1 else ''} no readable trial id; with a "
+                "bare count the report cannot tell whether a scheduled trial failed and a "
+                "fresh one took its place (give a manifest)"
             )
         elif missing:
             code = "missing-evidence"
@@ -613,8 +661,23 @@ class _Tally:
 def _metric_text(metric: Metric) -> str:
     """``mean score 0.85 (76.5 / 90)`` or ``pass rate 0.8889 (80 / 90)``."""
     name = "mean score" if metric.name == "mean" else "pass rate"
-    value = "n/a" if metric.value is None else f"{metric.value:.6g}"
-    return f"{name} {value} ({format_number(metric.numerator)} / {metric.denominator})"
+    value = metric.value
+    if value is None:
+        shown = "n/a"
+    elif isinstance(value, float):
+        shown = f"{value:.6g}"
+    else:
+        # A Decimal's format() rounds in the thread's context: round to six
+        # digits in the private one first, so there is nothing left to round.
+        shown = f"{_six_digits(value):.6g}"
+    return f"{name} {shown} ({format_number(metric.numerator)} / {metric.denominator})"
+
+
+def _six_digits(value: Decimal) -> Decimal:
+    """*value* rounded to six digits, half to even, whatever the thread's context."""
+    context = _display_context().copy()
+    context.prec = 6
+    return context.plus(value)
 
 
 def _no_match(raw: bytes) -> None:
@@ -649,10 +712,14 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
     if policy._exact:
         from decimal import Decimal
 
-        beyond = high + 1  # fails the range check below: the full path decides
+        # Fails the range check below, so the full path decides.  Not
+        # high + 1: that is arithmetic in the thread's decimal context,
+        # where prec = 1 rounds it back to high.
+        beyond = Decimal("Infinity")
+        context = exact_context()
 
         def to_fraction(token: bytes) -> Number:
-            value = Decimal(token.decode("ascii"))
+            value = Decimal(token.decode("ascii"), context)
             # The strict decoder refuses an exponent past MAX_DECIMAL_EXPONENT
             # (too-many-digits); such a line must reach it, not be counted.
             return value if abs(value.adjusted()) <= MAX_DECIMAL_EXPONENT else beyond
@@ -664,8 +731,8 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
     get = trials.get
     failed_scores = tally.failed_scores
     first_invalid = tally.first_invalid
-    score_counts = tally.score_counts
-    count_of = score_counts.get
+    int_counts, fraction_counts = tally.int_counts, tally.fraction_counts
+    int_count_of, fraction_count_of = int_counts.get, fraction_counts.get
     ignored_list = tally.ignored_list
     max_listed = tally.max_listed
     room = max_listed is None or len(ignored_list) < max_listed
@@ -674,7 +741,11 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
     line = valid = passed = ignored = 0
     PASS, FAIL, INVALID = _PASS, _FAIL, _INVALID  # noqa: N806  (locals: the loop is hot)
     hand_over = False
-    carry = b""
+    # The unfinished last line, as pieces joined once it ends: joining at
+    # every read instead copies a long line once per read, quadratic time
+    # for a line of many reads (a big max_line_bytes, or a pipe's 64 KiB).
+    carry: list[bytes] = []
+    carried = 0
     overlong = -1  # bytes so far of a line over max_line_bytes, or -1
     try:
         while True:
@@ -696,17 +767,25 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
                     overlong = -1
                     chunk = chunk[end + 1:]
                 lines = chunk.split(b"\n")
+                last = lines.pop()
+                if not lines:  # no line ends in this chunk
+                    carry.append(last)
+                    carried += len(last)
+                    if carried > max_line_bytes:
+                        overlong, carry, carried = carried, [], 0
+                    continue
                 if carry:
-                    lines[0] = carry + lines[0]
-                carry = lines.pop()
-                if len(carry) > max_line_bytes:
-                    overlong, carry = len(carry), b""
+                    carry.append(lines[0])
+                    lines[0] = b"".join(carry)
+                carry, carried = [last], len(last)
+                if carried > max_line_bytes:
+                    overlong, carry, carried = carried, [], 0
             elif overlong >= 0:
                 line += 1
                 tally.add_invalid(line, "too-large", _too_large(overlong, max_line_bytes))
                 return
-            elif carry:
-                lines, carry = [carry], b""  # the last line, without "\n"
+            elif carried:
+                lines, carry, carried = [b"".join(carry)], [], 0  # the last line, without "\n"
             else:
                 return
             for raw in lines:
@@ -765,7 +844,10 @@ def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: 
                 else:
                     trials[trial_id] = line << 2 | FAIL
                     failed_scores[trial_id] = score
-                score_counts[score] = count_of(score, 0) + 1
+                if fraction:
+                    fraction_counts[score] = fraction_count_of(score, 0) + 1
+                else:
+                    int_counts[score] = int_count_of(score, 0) + 1
     finally:
         tally.observed += valid + ignored
         tally.valid += valid
@@ -806,7 +888,9 @@ def report(
     population would divide by whatever the file happens to hold.  With a
     bare count, the first *scheduled* distinct trial ids the file names are
     the population; naming more makes the report INVALID
-    (``population-mismatch``).
+    (``population-mismatch``), and so does any line whose trial id cannot
+    be read (``population-unknown``), since it may have been a scheduled
+    trial's only attempt.  A manifest settles both.
 
     A trial's evidence is its first valid observation; later valid ones are
     ignored and listed (no rerun-until-pass), invalid ones are counted and

@@ -15,11 +15,44 @@ from ._describe import describe_value, format_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import decimal
     from decimal import Decimal
 
     from ._policy import Number, Policy
 
-__all__ = ["number_problem", "score_problem", "to_decimal"]
+__all__ = ["exact_context", "number_problem", "score_problem", "to_decimal"]
+
+_contexts: list[decimal.Context] = []
+
+
+def exact_context() -> decimal.Context:
+    """Return the library's private decimal context, which never rounds.
+
+    Every field is given, so neither the thread's context nor a changed
+    ``decimal.DefaultContext`` reaches it: with the thread's context a
+    caller's ``prec = 1`` would round ``high + 1`` back to ``high``, and a
+    trapped ``Inexact`` would raise out of the library.  Here an inexact or
+    invalid result raises, and mixing in a float is an error.
+    """
+    if not _contexts:
+        import decimal
+
+        _contexts.append(
+            decimal.Context(
+                prec=decimal.MAX_PREC,
+                rounding=decimal.ROUND_HALF_EVEN,
+                Emin=decimal.MIN_EMIN,
+                Emax=decimal.MAX_EMAX,
+                capitals=1,
+                clamp=0,
+                flags=[],
+                traps=[
+                    decimal.Inexact, decimal.Rounded, decimal.InvalidOperation, decimal.Overflow,
+                    decimal.DivisionByZero, decimal.FloatOperation,
+                ],
+            )
+        )
+    return _contexts[0]
 
 
 def to_decimal(value: Number) -> Decimal:

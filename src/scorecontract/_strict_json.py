@@ -28,8 +28,11 @@ import re
 
 from ._encoding import find_surrogate
 from ._errors import InvalidEvidence, invalid_at
+from ._score import exact_context
 
-__all__ = ["MAX_DECIMAL_EXPONENT", "MAX_DEPTH", "MAX_NUMBER_LENGTH", "parse_json", "underflows"]
+__all__ = [
+    "MAX_DECIMAL_EXPONENT", "MAX_DEPTH", "MAX_NUMBER_LENGTH", "check_integer", "convert_number", "parse_json", "underflows",
+]
 
 # 640 is the smallest limit sys.set_int_max_str_digits() accepts, so no
 # literal we convert can trip the interpreter's own limit (Python 3.11+),
@@ -44,7 +47,12 @@ MAX_DEPTH = 128
 
 # RFC 8259 section 2: insignificant whitespace is exactly these four.
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+# The depth pre-scan blanks every escape, then skips strings as '"' to the
+# next '"'.  Matching strings with their escapes in one pattern instead
+# costs quadratic time: each '\\"' of an unterminated string is a fresh
+# start for a scan to the end of the text.
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_STRING_OR_BRACKET = re.compile(r'"[^"]*"|[\[\]{}]')
 
 
 def _reject_constant(token: str) -> object:
@@ -109,10 +117,11 @@ def _parse_decimal(token: str) -> object:
 
     # The constructor never rounds, whatever the context's precision.  It
     # does refuse an exponent beyond the implementation's limit (about
-    # 10**18): InvalidOperation, or NaN when the thread's context does not
-    # trap it.  Either way the same reason, whatever the context.
+    # 10**18) with InvalidOperation, signalled in the private context, which
+    # traps it, so the thread's context cannot turn it into a NaN or raise
+    # something else.
     try:
-        value = Decimal(token)
+        value = Decimal(token, exact_context())
     except ArithmeticError:
         value = None
     if value is None or not value.is_finite() or abs(value.adjusted()) > MAX_DECIMAL_EXPONENT:
@@ -122,6 +131,43 @@ def _parse_decimal(token: str) -> object:
             "too large for exact decimal comparison",
         )
     return value
+
+
+def convert_number(token: str, *, exact: bool) -> object:
+    """Convert the RFC 8259 number literal *token* as the strict decoder does.
+
+    For numbers read by another parser (a TOML policy file), so they meet
+    the very checks, and reason codes, of a JSON number: the digit cap,
+    overflow to infinity, underflow to 0.0 and, if *exact*, the exponent
+    bound.  Returns an ``int`` for a literal without fraction or exponent,
+    else a ``float`` (a ``decimal.Decimal`` if *exact*).  Raises
+    ``InvalidEvidence``.
+    """
+    if "." in token or "e" in token or "E" in token:
+        return _parse_decimal(token) if exact else _parse_float(token)
+    return _parse_int(token)
+
+
+def check_integer(value: int) -> None:
+    """Apply the decoder's digit cap to an ``int`` another parser converted.
+
+    The cap is on the decimal literal JSON would need for *value*; raises
+    ``InvalidEvidence`` (``too-many-digits``) as the decoder would for it.
+    """
+    # str() of an int raises ValueError past the interpreter's digit limit:
+    # at 4 bits a digit, over 2560 bits is over the cap anyway.
+    if value.bit_length() <= 4 * MAX_NUMBER_LENGTH:
+        try:
+            text = str(value)
+        except ValueError:  # sys.set_int_max_str_digits() set lower still
+            pass
+        else:
+            _parse_int(text)
+            return
+    raise InvalidEvidence(
+        "too-many-digits",
+        f"an integer of {value.bit_length()} bits, over the limit of {MAX_NUMBER_LENGTH} digits",
+    )
 
 
 def _unique_members(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -162,8 +208,14 @@ def _check_depth(text: str) -> None:
     # Quick bound: without MAX_DEPTH opening brackets there is nothing to do.
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
+    # Escapes are blanked first, each backslash and the character after it
+    # (left to right, as the decoder pairs them inside a string), so a
+    # string is then '"' to the next '"'.  The blanks keep every position.
+    # Outside a string a backslash is a syntax error: the decoder stops
+    # there, before any bracket the blanking could hide from the count.
+    scan = _ESCAPE.sub("  ", text) if "\\" in text else text
     depth = 0
-    for match in _STRING_OR_BRACKET.finditer(text):
+    for match in _STRING_OR_BRACKET.finditer(scan):
         char = match.group()
         if char == "[" or char == "{":
             depth += 1
@@ -196,6 +248,15 @@ def _check_strings(value: object) -> None:
             _check_strings(item)
 
 
+def _nul_hint(message: str, text: str, pos: int) -> str:
+    # RFC 8259 allows NUL neither between tokens (section 2) nor unescaped in
+    # a string (section 7), and in practice it comes from UTF-16 or UTF-32
+    # text, which is only ASCII with NUL bytes between.
+    if text[pos:pos + 1] == "\x00":
+        return f"{message} (a NUL character: UTF-16 or UTF-32 text? Only UTF-8 is accepted)"
+    return message
+
+
 def parse_json(text: str, *, exact: bool = False) -> object:
     """Decode one RFC 8259 JSON text, strictly.
 
@@ -212,14 +273,14 @@ def parse_json(text: str, *, exact: bool = False) -> object:
     try:
         value, stop = _decoder(exact).raw_decode(text, start)
     except json.JSONDecodeError as exc:
-        raise invalid_at("syntax", exc.msg, text, exc.pos) from None
+        raise invalid_at("syntax", _nul_hint(exc.msg, text, exc.pos), text, exc.pos) from None
     except RecursionError:
         # The depth check should make this unreachable; if the interpreter
         # has a lower limit still, this is still INVALID, not a crash.
         raise InvalidEvidence("too-deep", "nesting too deep for this interpreter") from None
     stop = _WHITESPACE.match(text, stop).end()  # type: ignore[union-attr]
     if stop != end:
-        raise invalid_at("trailing-data", "data after the JSON value", text, stop)
+        raise invalid_at("trailing-data", _nul_hint("data after the JSON value", text, stop), text, stop)
     if "\\u" in text:
         _check_strings(value)
     return value
