@@ -178,9 +178,9 @@ class Sums(_Value):
         *counts* maps each distinct score to how many trials scored it, as
         a report keeps them: the sums cost one step per distinct score.
         """
-        from ._report import _exact_context
+        from ._score import exact_context
 
-        context = _exact_context()
+        context = exact_context()
         count = 0
         total: Exact = 0
         squares: Exact = 0
@@ -634,7 +634,7 @@ def _cluster_residuals(clusters: Clusters, n: int, total: Exact, mean: Fraction)
     from decimal import localcontext
     from fractions import Fraction
 
-    from ._report import _exact_context
+    from ._score import exact_context
 
     clusters_seen = counted = 0
     a: Exact = 0
@@ -645,7 +645,7 @@ def _cluster_residuals(clusters: Clusters, n: int, total: Exact, mean: Fraction)
         items = iter(clusters)
     except TypeError:
         raise PolicyError("bad-policy", f"clusters must be an iterable, not {describe_value(clusters)}") from None
-    with localcontext(_exact_context()):
+    with localcontext(exact_context()):
         # Decimal operators use this context: exact, or they raise.
         for item in items:
             if type(item) is not tuple or len(item) != 2:
