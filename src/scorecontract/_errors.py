@@ -29,7 +29,7 @@ REASONS = {
     "too-large": "the evidence is larger than the byte limit",
     # Encoding (RFC 8259 section 8.1).
     "byte-order-mark": "the evidence starts with a byte-order mark",
-    "not-utf8": "the evidence is not UTF-8 (invalid bytes, or UTF-16/32)",
+    "not-utf8": "the evidence is not UTF-8 (invalid bytes, or a UTF-16/32 byte-order mark)",
     "lone-surrogate": "a string holds a lone UTF-16 surrogate",
     # Syntax (RFC 8259).
     "empty": "the evidence is empty or only whitespace",
