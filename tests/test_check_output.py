@@ -38,7 +38,9 @@ def test_json_format_is_one_object_with_the_decision(case, capsys):
     data = (FIXTURES / case["file"]).read_bytes()
     assert (record["verdict"], record["code"]) == (case["verdict"], case["code"])
     assert record["evidence"] == {"path": path, "sha256": hashlib.sha256(data).hexdigest(), "length": len(data)}
-    assert record["scorecontract"] == scorecontract.__version__
+    assert record["scorecontract_version"] == scorecontract.__version__
+    assert (record["kind"], record["receipt_version"]) == ("check", 2)
+    assert "scorecontract" not in record
     assert record["policy"] == {"version": "default", "threshold": 0.8, "min": 0, "max": 1, "exact": False}
     assert status == {"PASS": 0, "FAIL": 1, "INVALID": 3}[case["verdict"]]
 
@@ -61,7 +63,7 @@ def test_github_format_names_the_place(tmp_path, capsys):
     status, out, _ = check("--format", "github", str(evidence), capsys=capsys)
     assert status == 3
     assert out.startswith(f"::error title=scorecontract INVALID,file={evidence},line=2,col=2::INVALID trailing-data: ")
-    assert out.endswith(" (line 2 column 2)\n")
+    assert out.endswith(" (line 2 column 2) (policy default)\n")
 
 
 def test_github_format_on_stdin_has_no_file(capsys, monkeypatch):
@@ -193,7 +195,7 @@ def test_existing_receipt_is_not_overwritten_and_exits_2(tmp_path, capsys, evide
 def test_receipt_in_a_missing_directory_exits_2(tmp_path, capsys):
     status, out, err = check("--receipt", str(tmp_path / "no" / "r.json"), str(FIXTURES / "pass-0.9.json"), capsys=capsys)
     assert status == 2 and out.startswith("PASS ")
-    assert "cannot write the receipt" in err and "Traceback" not in err
+    assert "output-unwritable: cannot write receipt" in err and "Traceback" not in err
 
 
 def test_receipt_from_stdin_names_dash(tmp_path, monkeypatch, capsys):
@@ -238,16 +240,18 @@ def test_a_different_file_under_the_hash_is_not_overwritten(tmp_path, capsys):
     assert impostor.read_bytes() == b"tampered"
 
 
-def test_nothing_is_kept_for_a_missing_file(tmp_path, capsys):
+def test_nothing_is_kept_for_a_missing_file_and_it_says_so(tmp_path, capsys):
+    # Not silently: the option was stated, and there were no bytes to keep.
     status, _, err = check("--keep-evidence", str(tmp_path / "kept"), str(tmp_path / "absent"), capsys=capsys)
-    assert status == 3 and err == ""
+    assert status == 3
+    assert err == f"scorecontract: note: nothing kept in {ascii(str(tmp_path / 'kept'))}: no evidence bytes were read (file-not-found)\n"
     assert not (tmp_path / "kept").exists() or list((tmp_path / "kept").iterdir()) == []
 
 
 def test_keep_evidence_where_a_file_is_exits_2(tmp_path, capsys):
     (tmp_path / "kept").write_bytes(b"")
     status, _, err = check("--keep-evidence", str(tmp_path / "kept"), str(FIXTURES / "nan.json"), capsys=capsys)
-    assert status == 2 and "cannot keep the evidence" in err
+    assert status == 2 and "output-exists: cannot keep the evidence" in err
 
 
 # -- output discipline ----------------------------------------------------------

@@ -66,7 +66,7 @@ def test_extract_option(tmp_path, capsys):
 def test_location_is_printed(tmp_path, capsys):
     assert check(tmp_path, 'Line one.\n{"pass": yes}', "--extract") == 3
     out, _ = capsys.readouterr()
-    assert out.rstrip().endswith("(line 2 column 10)")
+    assert out.rstrip().endswith("(line 2 column 10) (policy default)")
 
 
 def test_missing_file_is_a_grader_error(tmp_path, capsys):

@@ -9,6 +9,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import scorecontract
+
 from scorecontract._cli import main
 from support import run_cli
 
@@ -117,13 +119,14 @@ def test_receipt_is_deterministic_and_never_overwritten(trials, tmp_path, capsys
     receipt = json.loads(first.read_bytes())
     assert receipt["input"] == {"sha256": hashlib.sha256(HALF).hexdigest(), "bytes": len(HALF)}
     assert receipt["verdict"] == "INVALID" and receipt["invalid"] == 1
-    assert receipt["receipt"] == "scorecontract report"
-    assert "scorecontract_version" in receipt and "policy" in receipt
+    assert (receipt["kind"], receipt["receipt_version"]) == ("report", 2)
+    assert receipt["scorecontract_version"] == scorecontract.__version__
+    assert "receipt" not in receipt and "policy" in receipt
     before = first.read_bytes()
     capsys.readouterr()
     assert main(["report", trials(PASSING), "--scheduled", "2", "--receipt", str(first)]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and "never overwritten" in err
+    assert out == "" and err.startswith("scorecontract: error: output-exists: --receipt ")
     assert first.read_bytes() == before
 
 
@@ -154,15 +157,15 @@ def test_help_lists_the_options(capsys):
 
 
 def test_a_receipt_that_appears_while_reading_is_not_overwritten(trials, tmp_path, capsys, monkeypatch):
-    import scorecontract._cli._report as cmd
+    import os
 
     target = tmp_path / "receipt.json"
     target.write_bytes(b"someone else's\n")
     # The early check misses it (as if the file appeared meanwhile); the
     # write itself must still refuse.
-    monkeypatch.setattr(cmd.os.path, "lexists", lambda path: False)
+    monkeypatch.setattr(os.path, "lexists", lambda path: False)
     assert main(["report", trials(PASSING), "--scheduled", "2", "--receipt", str(target)]) == 2
-    assert "never overwritten" in capsys.readouterr().err
+    assert "output-exists: --receipt" in capsys.readouterr().err
     assert target.read_bytes() == b"someone else's\n"
 
 
@@ -182,7 +185,7 @@ def test_report_takes_a_policy_file(trials, tmp_path, capsys):
     assert main(["report", trials(HALF), "--scheduled", "2", "--policy", str(policy)]) == 4
     assert main(["report", trials(PASSING), "--scheduled", "2", "--policy", str(policy), "--format", "json"]) == 1
     out = capsys.readouterr().out
-    assert json.loads(out[out.index('{\n  "verdict"'):])["policy"]["version"] == "rel-7"
+    assert json.loads(out.splitlines()[-1])["policy"]["version"] == "rel-7"
 
 
 @pytest.mark.parametrize("extra", [["--threshold", "0.5"], ["--exact"], ["--review-owner", "bob"]])

@@ -21,6 +21,7 @@ LAZY = {
     "Report": "_report",
     "report": "_report",
     "authenticate": "_sign",
+    "load_key": "_sign",
     "sign": "_sign",
 }
 

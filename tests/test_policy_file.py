@@ -292,7 +292,7 @@ def test_cli_policy_beside_threshold_or_exact_exits_2(tmp_path, capsys, extra):
     status = cli.main(["check", "--policy", path, *extra, str(FIXTURES / "pass-0.9.json")])
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
-    assert err.startswith("scorecontract: error: bad-policy: --policy cannot be combined with ")
+    assert err.startswith("scorecontract: error: option-conflict: --policy cannot be combined with ")
     assert err.count("\n") == 1
 
 

@@ -204,14 +204,19 @@ def test_cli_check(tmp_path, capsys, raw, args, status, code, required):
 
 
 @pytest.mark.parametrize(
-    "args", [["--run-id", "r-1"], ["--candidate", ""], ["--candidate", "m", "--run-id", ""]],
+    "args, code",
+    [
+        (["--run-id", "r-1"], "missing-option"),
+        (["--candidate", ""], "bad-policy"),
+        (["--candidate", "m", "--run-id", ""], "bad-policy"),
+    ],
     ids=["run-without-candidate", "empty-candidate", "empty-run"],
 )
-def test_cli_unusable_ids_exit_2(tmp_path, capsys, args):
+def test_cli_unusable_ids_exit_2(tmp_path, capsys, args, code):
     evidence = tmp_path / "e.json"
     evidence.write_bytes(b'{"candidate": "m", "run_id": "r-1", "score": 0.9}')
     assert cli.main(["check", *args, str(evidence)]) == 2
-    assert "bad-policy" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(f"scorecontract: error: {code}: ")
 
 
 def test_cli_found_ids_in_the_receipt(tmp_path, capsys):

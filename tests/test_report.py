@@ -540,7 +540,7 @@ def test_github_notice_on_pass():
     lines = render_github(report(jsonl(trial("a", "0.9")), scheduled=1)).split("\n")
     assert lines == [
         "::notice title=scorecontract report::PASS meets-threshold: mean score 0.9 (0.9 / 1) >= 0.8"
-        " -- scheduled 1, observed 1, valid 1, invalid 0, ignored 0, missing 0; mean score 0.9 = 0.9 / 1"
+        " (policy default) -- scheduled 1, observed 1, valid 1, invalid 0, ignored 0, missing 0; mean score 0.9 = 0.9 / 1"
     ]
 
 
@@ -562,7 +562,7 @@ def test_text_output_shows_counts_metrics_and_lists():
 
     text = render_text(report(jsonl(*MIXED), manifest=MANIFEST), "trials.jsonl")
     lines = text.split("\n")
-    assert lines[0] == "INVALID missing-evidence: 5 of 9 scheduled trials lack valid evidence"
+    assert lines[0] == "INVALID missing-evidence: 5 of 9 scheduled trials lack valid evidence (policy default)"
     assert "scheduled 9: valid 4, missing 5" in lines
     assert "observed 13: valid 4, invalid 8, ignored reruns 1" in lines
     assert any(line.startswith("mean score 0.8 = 3.2 / 4 valid trials") for line in lines)
@@ -587,8 +587,11 @@ def test_json_output_escapes_lone_surrogates():
 
     text = render_json(nasty_report())
     text.encode("ascii")
+    # The receipt, as check prints its own: a lone surrogate is shown as
+    # its escape, so the line loads with the strict loader too.
     out = json.loads(text)
-    assert "t\ud800" in [o["trial_id"] for o in out["invalid_observations"]]
+    assert "t\\ud800" in [o["trial_id"] for o in out["invalid_observations"]]
+    assert scorecontract.loads(text.encode("ascii")) == out
 
 
 def test_junit_xml_has_one_testcase_per_scheduled_trial():

@@ -37,6 +37,7 @@ def check_signatures() -> None:
     assert_type(evaluate(b"{}", candidate="m-1", run_id="r-1"), Decision)
     assert_type(scorecontract.sign(b"{}", key=b"0123456789abcdef"), str)
     assert_type(scorecontract.authenticate(b"{}", signature="{}", key=b"0123456789abcdef"), str)
+    assert_type(scorecontract.load_key("release.key"), bytes)
     assert_type(Policy(require_candidate=True).require_candidate, bool)
     assert_type(scorecontract.__version__, str)
 

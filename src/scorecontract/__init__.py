@@ -22,6 +22,7 @@ __all__ = [
     "evaluate",
     "extract_json",
     "judge",
+    "load_key",
     "load_policy",
     "loads",
     "report",
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from ._judgment import Judgment, Outcome, judge
     from ._policy_file import load_policy
     from ._report import Report, report
-    from ._sign import authenticate, sign
+    from ._sign import authenticate, load_key, sign
 
 
 def __getattr__(name: str) -> object:
@@ -70,7 +71,7 @@ def __getattr__(name: str) -> object:
         from . import _report
 
         return getattr(_report, name)
-    if name in ("authenticate", "sign"):
+    if name in ("authenticate", "load_key", "sign"):
         from . import _sign
 
         return getattr(_sign, name)

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from ._policy import add_policy_arguments, policy_from_args
+from ._policy import add_policy_arguments
 from .._constants import CHECK_FORMATS, DEFAULT_MAX_BYTES
-from .._errors import InvalidEvidence, PolicyError
-from .._verdict import Verdict
+from .._errors import InvalidEvidence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,10 +13,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ._provenance import Provenance
-    from .._evaluate import Decision
-    from .._judgment import Judgment
+    from .._policy import Policy
 
-__all__ = ["register"]
+__all__ = ["CheckOptions", "check_options", "register"]
 
 
 def register(commands: Any, epilog: str) -> None:
@@ -36,8 +34,7 @@ def register(commands: Any, epilog: str) -> None:
     check.add_argument(
         "--max-bytes",
         metavar="N",
-        type=int,
-        default=DEFAULT_MAX_BYTES,
+        default=str(DEFAULT_MAX_BYTES),
         help="largest evidence accepted, in bytes (default 1 MiB)",
     )
     _add_output_options(check)
@@ -74,34 +71,130 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
     )
 
 
-def _read(path: str, max_bytes: int) -> bytes:
-    from .._read import read_bounded, read_evidence_file, standard_input
+class CheckOptions:
+    """What one ``check`` run was asked to do, as typed values.
 
-    if path == "-":
-        return read_bounded(standard_input(), max_bytes)
-    return read_evidence_file(path, max_bytes)
+    - ``path``: the evidence path as given, ``-`` for standard input;
+    - ``policy``: the ``Policy`` to apply, or None for a judgment without
+      ``--threshold`` or ``--policy`` (no threshold at all);
+    - ``judgment``, ``negate``, ``extract``: the judgment contract;
+    - ``max_bytes``: the byte limit on the evidence;
+    - ``format``, ``receipt``, ``keep_evidence``: what to print and keep;
+    - ``provenance``: the candidate, run and key the evidence must match.
+    """
+
+    __slots__ = (
+        "path", "policy", "judgment", "negate", "extract", "max_bytes",
+        "format", "receipt", "keep_evidence", "provenance",
+    )
+
+    path: str
+    policy: Policy | None
+    judgment: bool
+    negate: bool
+    extract: bool
+    max_bytes: int
+    format: str
+    receipt: str | None
+    keep_evidence: str | None
+    provenance: Provenance
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        policy: Policy | None,
+        judgment: bool,
+        negate: bool,
+        extract: bool,
+        max_bytes: int,
+        format: str,
+        receipt: str | None,
+        keep_evidence: str | None,
+        provenance: Provenance,
+    ) -> None:
+        self.path = path
+        self.policy = policy
+        self.judgment = judgment
+        self.negate = negate
+        self.extract = extract
+        self.max_bytes = max_bytes
+        self.format = format
+        self.receipt = receipt
+        self.keep_evidence = keep_evidence
+        self.provenance = provenance
+
+
+def check_options(args: argparse.Namespace) -> CheckOptions:
+    """Turn ``check``'s parsed arguments into ``CheckOptions``, once.
+
+    Every refusal is configuration (``PolicyError``, exit 2) and comes
+    before any evidence is read: the policy, the judgment options outside
+    the judgment contract, the byte limit, the candidate and run, the key.
+    """
+    from ._judgment import judgment_policy
+    from ._options import needs, whole_number
+    from ._policy import policy_option
+    from ._provenance import Provenance
+    from .._policy import default_policy
+
+    judgment = args.contract == "judgment"
+    if not judgment:
+        for option in ("negate", "extract"):
+            if getattr(args, option):
+                raise needs(f"--{option}", "--contract judgment", "it applies to grader judgments only")
+        policy: Policy | None = policy_option(args.threshold, args.policy, args.exact)
+    else:
+        policy = judgment_policy(args.threshold, args.policy, args.exact)
+    max_bytes = whole_number("--max-bytes", args.max_bytes, minimum=1)
+    provenance = Provenance.from_options(
+        path=args.path,
+        # A judgment without a threshold still obeys the default policy's
+        # rules on the candidate.
+        policy=default_policy() if policy is None else policy,
+        candidate=args.candidate,
+        run_id=args.run_id,
+        key_file=args.key_file,
+        key_env=args.key_env,
+        signature=args.signature,
+    )
+    return CheckOptions(
+        path=args.path,
+        policy=policy,
+        judgment=judgment,
+        negate=args.negate,
+        extract=args.extract,
+        max_bytes=max_bytes,
+        format=args.format,
+        receipt=args.receipt,
+        keep_evidence=args.keep_evidence,
+        provenance=provenance,
+    )
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from ._provenance import Provenance
-    from .._evaluate import Decision, evaluate
-    from ._judgment import refuse_judgment_options, run_judgment_check
+    options = check_options(args)
+    if options.judgment:
+        from ._judgment import run_judgment_check
 
-    if args.contract == "judgment":
-        return run_judgment_check(args)
-    refuse_judgment_options(args)
-    policy = policy_from_args(args)
-    if args.max_bytes < 1:
-        raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
-    # Configuration first (exit 2): the candidate, the run id, the key.
-    provenance = Provenance(args, policy)
+        return run_judgment_check(options)
+    return _run_score_check(options)
+
+
+def _run_score_check(options: CheckOptions) -> int:
+    from ._deliver import deliver, read_evidence
+    from .._evaluate import Decision, evaluate
+    from .._policy import default_policy
+
+    policy = default_policy() if options.policy is None else options.policy
+    provenance = options.provenance
     evidence: bytes | None
     try:
-        evidence = _read(args.path, args.max_bytes)
+        evidence = read_evidence(options.path, options.max_bytes)
     except InvalidEvidence as exc:
         # Nothing complete was read (missing, unreadable, over the limit).
         evidence = None
-        decision = Decision(Verdict.INVALID, exc.code, exc.message, None, policy)
+        decision = Decision.invalid(exc, policy)
     else:
         # Authenticate the exact bytes read, then judge those same bytes.
         forged = provenance.authenticate(evidence)
@@ -109,62 +202,7 @@ def _run_check(args: argparse.Namespace) -> int:
             decision = Decision.invalid(forged, policy)
         else:
             decision = evaluate(
-                evidence, policy=policy, max_bytes=args.max_bytes,
+                evidence, policy=policy, max_bytes=options.max_bytes,
                 candidate=provenance.candidate, run_id=provenance.run_id,
             )
-    return _deliver(args, decision, evidence, provenance)
-
-
-def _deliver(
-    args: argparse.Namespace,
-    decision: Decision | Judgment,
-    evidence: bytes | None,
-    provenance: Provenance | None = None,
-) -> int:
-    """Keep the evidence, write the receipt, print the result line.
-
-    A receipt or a kept copy that cannot be written exits 2, whatever the
-    verdict: the run was asked to leave a record and did not, so it must
-    not count as a release (the result line is still printed, so the
-    verdict is not lost).
-    """
-    from ._check_output import check_receipt, result_line
-    from ._io import EXIT_USAGE, emit, warn
-
-    if args.format == "text" and args.receipt is None and args.keep_evidence is None:
-        # The common release-script call: one line, no record asked for, so
-        # no hashing (hashlib alone costs more than the decision).
-        emit(result_line(decision.as_dict(), format="text"))
-        return decision.verdict.exit_code
-    receipt = check_receipt(
-        decision,
-        path=args.path,
-        evidence=evidence,
-        # Built only with the receipt: it reads the evidence once more.
-        provenance=None if provenance is None else provenance.receipt_section(evidence),
-    )
-    problems = []
-    if args.keep_evidence is not None and evidence is not None:
-        from ._keep import keep_evidence
-
-        try:
-            keep_evidence(args.keep_evidence, evidence)
-        except OSError as exc:
-            problems.append(f"cannot keep the evidence in {ascii(args.keep_evidence)}: {_why(exc)}")
-    if args.receipt is not None:
-        from .._write import write_new_file
-        from ._receipt import receipt_bytes
-
-        try:
-            write_new_file(args.receipt, receipt_bytes(receipt))
-        except FileExistsError:
-            problems.append(f"receipt {ascii(args.receipt)} already exists; not overwritten")
-        except OSError as exc:
-            problems.append(f"cannot write the receipt {ascii(args.receipt)}: {_why(exc)}")
-    emit(result_line(receipt, format=args.format))
-    warn(*(f"scorecontract: error: {problem}" for problem in problems))
-    return EXIT_USAGE if problems else decision.verdict.exit_code
-
-
-def _why(exc: OSError) -> str:
-    return exc.strerror or str(exc)
+    return deliver(options, decision, evidence, provenance)

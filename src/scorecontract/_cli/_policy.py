@@ -9,20 +9,22 @@ receipt.  Change the file (and its version) instead.
 
 from __future__ import annotations
 
+from ._options import conflict
 from .._errors import InvalidEvidence, PolicyError
 from .._policy import Policy, default_policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from decimal import Decimal
 
-__all__ = ["add_policy_arguments", "policy_from_args"]
+__all__ = ["add_policy_arguments", "number_option", "policy_option"]
 
 
 def add_policy_arguments(parser: argparse.ArgumentParser) -> None:
     """Register ``--threshold T``, ``--policy FILE`` and ``--exact`` on *parser*.
 
-    ``policy_from_args`` turns the parsed options into a ``Policy``.
+    ``policy_option`` turns the parsed options into a ``Policy``.
     """
     group = parser.add_argument_group("policy")
     group.add_argument(
@@ -44,50 +46,58 @@ def add_policy_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def policy_from_args(args: argparse.Namespace) -> Policy:
+def policy_option(threshold: str | None, path: str | None, exact: bool) -> Policy:
     """Return the ``Policy`` that ``--threshold``, ``--policy`` and ``--exact`` name.
 
-    Raises ``PolicyError`` (exit 2) for a bad threshold, a bad policy file,
-    or ``--policy`` combined with ``--threshold`` or ``--exact``.
+    *threshold* and *path* are the options' text as given, or None.
+    Raises ``PolicyError`` (exit 2) for a bad threshold (``bad-threshold``),
+    a bad policy file (its own codes), or ``--policy`` combined with
+    ``--threshold`` or ``--exact`` (``option-conflict``).
     """
-    threshold: str | None = args.threshold
-    path: str | None = args.policy
-    exact: bool = args.exact
     if path is not None:
         if threshold is not None or exact:
-            given = "--threshold" if threshold is not None else "--exact"
-            raise PolicyError(
-                "bad-policy",
-                f"--policy cannot be combined with {given}: the file's version would name "
-                "a policy that was not applied; change the file instead",
+            raise conflict(
+                "--policy",
+                "--threshold" if threshold is not None else "--exact",
+                "the file's version would name a policy that was not applied; change the file instead",
             )
         from .._policy_file import load_policy
 
         return load_policy(path)
     if threshold is None:
         return Policy(exact=True) if exact else default_policy()
-    value = _parse_threshold(threshold, exact)
+    value = number_option("--threshold", threshold, exact)
     try:
-        return Policy(value, exact=exact)  # type: ignore[arg-type]  # Policy validates
+        return Policy(value, exact=exact)
     except PolicyError as exc:
         raise PolicyError(exc.code, f"--threshold {ascii(threshold)}: {exc.message}") from None
 
 
-def _parse_threshold(text: str, exact: bool) -> object:
-    """Read ``--threshold`` as one strict JSON number (a Decimal if *exact*)."""
+def number_option(option: str, text: str, exact: bool) -> int | float | Decimal:
+    """Read *option*'s *text* as one strict JSON number (a Decimal if *exact*).
+
+    The one reader of a number given on the command line (``--threshold``,
+    ``--min-pass-rate``): the evidence's own loader, so ``nan``, ``1e400``
+    and ``0x1`` are refused as they would be in a score.  Raises
+    ``PolicyError`` (``bad-threshold``).
+    """
     from .._strict_json import parse_json
 
     try:
         value = parse_json(text, exact=exact)
     except InvalidEvidence as exc:
         raise PolicyError(
-            "bad-threshold", f"--threshold {ascii(text)} is not a JSON number ({exc.code})"
+            "bad-threshold", f"{option} {ascii(text)} is not a JSON number ({exc.code})"
         ) from None
-    kind = type(value)
-    if kind is not int and kind is not float and kind.__name__ != "Decimal":
-        # true, "0.8", null, [0.8]: valid JSON, not a number.  Policy would
-        # refuse them too; saying so here names the option.
-        raise PolicyError(
-            "bad-threshold", f"--threshold {ascii(text)} is not a JSON number"
-        )
-    return value
+    # bool is an int subclass: exact type, so true is not 1.
+    if type(value) is int or type(value) is float:
+        return value
+    if exact:
+        # Loaded already: the exact parse made the Decimal.
+        from decimal import Decimal
+
+        if type(value) is Decimal:
+            return value
+    # true, "0.8", null, [0.8]: valid JSON, not a number.  Policy would
+    # refuse them too; saying so here names the option.
+    raise PolicyError("bad-threshold", f"{option} {ascii(text)} is not a JSON number")

@@ -1,27 +1,19 @@
 # SPDX-License-Identifier: MIT
-"""``scorecontract report``: gate a JSON Lines file of trials (SPEC section 6)."""
+"""``scorecontract report``: gate a JSON Lines file of trials."""
 
 from __future__ import annotations
 
-import os
-import re
-import sys
-
 from .._constants import DEFAULT_MAX_BYTES, DEFAULT_MAX_LISTED, METRICS, REPORT_FORMATS
-from .._errors import PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import Any, Iterator
+    from decimal import Decimal
+    from typing import Any
 
     from .._policy import Policy
 
-__all__ = ["register"]
-
-# The report's choices, spelled out so that registering the sub-command
-# (on every run of every sub-command) does not import the report itself;
-# tests/test_lazy_exports.py keeps them equal to _report and _report_output.
+__all__ = ["ReportOptions", "register", "report_options"]
 
 _DESCRIPTION = """\
 Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
@@ -59,7 +51,8 @@ def register(commands: Any, epilog: str) -> None:
     gate.add_argument(
         "--min-pass-rate",
         metavar="R",
-        help="with --metric pass-rate, the lowest passing share of trials (default 1)",
+        help="the lowest passing share of trials scoring at least the threshold "
+        "(with --metric pass-rate, default 1)",
     )
     gate.add_argument(
         "--candidate",
@@ -72,7 +65,10 @@ def register(commands: Any, epilog: str) -> None:
         help="who reviews missing evidence: the report is REVIEW (exit 4) instead of INVALID",
     )
     output = command.add_argument_group("output")
-    output.add_argument("--format", choices=REPORT_FORMATS, default="text", help="stdout format (default text)")
+    output.add_argument(
+        "--format", choices=REPORT_FORMATS, default="text",
+        help="stdout format: text (default), json (the receipt on one line), markdown or github",
+    )
     output.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase per trial named; never overwrites")
     output.add_argument("--receipt", metavar="FILE", help="also write a receipt; never overwrites")
     output.add_argument(
@@ -90,115 +86,171 @@ def register(commands: Any, epilog: str) -> None:
     command.set_defaults(run=_run_report)
 
 
-def _count(option: str, text: str, *, minimum: int, code: str = "bad-policy") -> int:
-    # int() would also take " 5", "+5" and "1_000"; a count is digits only.
-    if not re.fullmatch(r"[0-9]{1,18}", text) or int(text) < minimum:
-        raise PolicyError(code, f"{option} {ascii(text)} is not a whole number >= {minimum}")
-    return int(text)
+class ReportOptions:
+    """What one ``report`` run was asked to do, as typed values.
+
+    - ``path``: the trials file as given, ``-`` for standard input;
+    - ``scheduled``, ``manifest``: the declared population;
+    - ``policy``: the ``Policy`` to apply, ``--review-owner`` included;
+    - ``metric``; ``min_pass_rate``, or None when ``--min-pass-rate`` was
+      not given (the library's default then applies);
+    - ``candidate``: the candidate every line must name, or None;
+    - ``format``, ``junit_xml``, ``receipt``, ``max_listed``: the outputs;
+    - ``max_line_bytes``: the byte limit on one line.
+    """
+
+    __slots__ = (
+        "path", "scheduled", "manifest", "policy", "metric", "min_pass_rate", "candidate",
+        "format", "junit_xml", "receipt", "max_listed", "max_line_bytes",
+    )
+
+    path: str
+    scheduled: int | None
+    manifest: str | None
+    policy: Policy
+    metric: str
+    min_pass_rate: int | float | Decimal | None
+    candidate: str | None
+    format: str
+    junit_xml: str | None
+    receipt: str | None
+    max_listed: int
+    max_line_bytes: int
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        scheduled: int | None,
+        manifest: str | None,
+        policy: Policy,
+        metric: str,
+        min_pass_rate: int | float | Decimal | None,
+        candidate: str | None,
+        format: str,
+        junit_xml: str | None,
+        receipt: str | None,
+        max_listed: int,
+        max_line_bytes: int,
+    ) -> None:
+        self.path = path
+        self.scheduled = scheduled
+        self.manifest = manifest
+        self.policy = policy
+        self.metric = metric
+        self.min_pass_rate = min_pass_rate
+        self.candidate = candidate
+        self.format = format
+        self.junit_xml = junit_xml
+        self.receipt = receipt
+        self.max_listed = max_listed
+        self.max_line_bytes = max_line_bytes
 
 
-def _policy(args: argparse.Namespace) -> Policy:
-    from ._policy import policy_from_args
+def report_options(args: argparse.Namespace) -> ReportOptions:
+    """Turn ``report``'s parsed arguments into ``ReportOptions``, once.
+
+    Every refusal is configuration (``PolicyError``, exit 2) and comes
+    before the trials are read, taken output paths included.
+    """
+    from ._files import refuse_taken
+    from ._options import whole_number
+    from ._policy import number_option
+    from ._provenance import bind
+
+    policy = _policy(args.threshold, args.policy, args.exact, args.review_owner)
+    scheduled = None
+    if args.scheduled is not None:
+        scheduled = whole_number("--scheduled", args.scheduled, minimum=1, code="bad-population")
+    min_pass_rate = None
+    if args.min_pass_rate is not None:
+        # As --threshold: decimal text under --exact (or an exact policy).
+        min_pass_rate = number_option("--min-pass-rate", args.min_pass_rate, policy.exact)
+    bind(args.candidate, None, policy)
+    options = ReportOptions(
+        path=args.path,
+        scheduled=scheduled,
+        manifest=args.manifest,
+        policy=policy,
+        metric=args.metric,
+        min_pass_rate=min_pass_rate,
+        candidate=args.candidate,
+        format=args.format,
+        junit_xml=args.junit_xml,
+        receipt=args.receipt,
+        max_listed=whole_number("--max-listed", args.max_listed, minimum=0),
+        max_line_bytes=whole_number("--max-line-bytes", args.max_line_bytes, minimum=1),
+    )
+    refuse_taken((("--junit-xml", options.junit_xml), ("--receipt", options.receipt)))
+    return options
+
+
+def _policy(threshold: str | None, path: str | None, exact: bool, review_owner: str | None) -> Policy:
+    from ._options import conflict
+    from ._policy import policy_option
     from .._policy import Policy
 
-    policy = policy_from_args(args)
-    if args.review_owner is None:
-        return policy
-    if args.policy is not None:
+    if review_owner is not None and path is not None:
         # Same rule as --threshold beside --policy: the file's version must
         # name the policy that was applied.
-        raise PolicyError(
-            "bad-policy",
-            "--policy cannot be combined with --review-owner; put review_owner in the file",
-        )
+        raise conflict("--policy", "--review-owner", "put review_owner in the file")
+    policy = policy_option(threshold, path, exact)
+    if review_owner is None:
+        return policy
     return Policy(
         policy.threshold,
         minimum=policy.minimum,
         maximum=policy.maximum,
         version=policy.version,
         exact=policy.exact,
-        review_owner=args.review_owner,
+        review_owner=review_owner,
         require_candidate=policy.require_candidate,
     )
 
 
-def _min_pass_rate(text: str | None, exact: bool) -> object:
-    from .._errors import InvalidEvidence
-    from .._strict_json import parse_json
-
-    if text is None:
-        return 1
-    try:
-        # As --threshold: decimal text under --exact (or an exact policy).
-        return parse_json(text, exact=exact)
-    except InvalidEvidence as exc:
-        raise PolicyError(
-            "bad-threshold", f"--min-pass-rate {ascii(text)} is not a JSON number ({exc.code})"
-        ) from None
-
-
 def _run_report(args: argparse.Namespace) -> int:
+    return run_report(report_options(args))
+
+
+def run_report(options: ReportOptions) -> int:
+    """Gate the trials as *options* say, print the result, write the files."""
+    from ._files import write_output
     from ._io import emit
     from .._report import report
-    from ._report_output import junit_xml_chunks, receipt_dict, render
+    from ._report_output import junit_xml_chunks, render
 
-    policy = _policy(args)
-    scheduled = None
-    if args.scheduled is not None:
-        scheduled = _count("--scheduled", args.scheduled, minimum=1, code="bad-population")
-    max_listed = _count("--max-listed", args.max_listed, minimum=0)
-    max_line_bytes = _count("--max-line-bytes", args.max_line_bytes, minimum=1)
-    _refuse_taken_outputs(args)
-    from .._read import standard_input
+    source: Any
+    if options.path == "-":
+        from .._read import standard_input
 
-    source: Any = standard_input() if args.path == "-" else args.path
+        source = standard_input()
+    else:
+        source = options.path
+    # --min-pass-rate is passed only when given: unstated, the library's
+    # own default decides, whatever it is.
+    stated: dict[str, Any] = {}
+    if options.min_pass_rate is not None:
+        stated["min_pass_rate"] = options.min_pass_rate
     result = report(
         source,
-        scheduled=scheduled,
-        manifest=args.manifest,
-        policy=policy,
-        metric=args.metric,
-        min_pass_rate=_min_pass_rate(args.min_pass_rate, policy.exact),  # type: ignore[arg-type]  # validated inside
-        max_line_bytes=max_line_bytes,
-        max_listed=max_listed,
-        candidate=args.candidate,
+        scheduled=options.scheduled,
+        manifest=options.manifest,
+        policy=options.policy,
+        metric=options.metric,
+        max_line_bytes=options.max_line_bytes,
+        max_listed=options.max_listed,
+        candidate=options.candidate,
+        **stated,
     )
-    shown = None if args.path == "-" else args.path
+    shown = None if options.path == "-" else options.path
     # The renderers end each line of their own; emit escapes within them.
-    emit(*render(result, args.format, shown).split("\n"))
-    if args.junit_xml is not None:
+    emit(*render(result, options.format, shown).split("\n"))
+    if options.junit_xml is not None:
         # Streamed: the XML of a million trials is never held whole.
-        _write("--junit-xml", args.junit_xml, junit_xml_chunks(result))
-    if args.receipt is not None:
+        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result))
+    if options.receipt is not None:
         from ._receipt import receipt_bytes
+        from ._report_output import receipt_dict
 
-        _write("--receipt", args.receipt, receipt_bytes(receipt_dict(result)))
+        write_output("--receipt", options.receipt, receipt_bytes(receipt_dict(result)))
     return result.verdict.exit_code
-
-
-def _refuse_taken_outputs(args: argparse.Namespace) -> None:
-    """Exit 2 before reading if an output path is taken, or named twice.
-
-    Checked first so a long report is not wasted, and so ``--junit-xml``
-    naming the trials file fails before anything is read; the writer still
-    refuses a path that appears meanwhile.  ``lexists``: a dangling
-    symbolic link takes the name too.
-    """
-    named = (("--junit-xml", args.junit_xml), ("--receipt", args.receipt))
-    outputs = [(option, path) for option, path in named if path is not None]
-    for option, path in outputs:
-        if os.path.lexists(path):
-            raise PolicyError("bad-policy", f"{option} {ascii(path)} already exists; output files are never overwritten")
-    if len(outputs) == 2 and os.path.abspath(outputs[0][1]) == os.path.abspath(outputs[1][1]):
-        raise PolicyError("bad-policy", f"--junit-xml and --receipt both name {ascii(outputs[0][1])}")
-
-
-def _write(option: str, path: str, data: bytes | Iterator[bytes]) -> None:
-    from .._write import write_new_file
-
-    try:
-        write_new_file(path, data)
-    except FileExistsError:
-        raise PolicyError("bad-policy", f"{option} {ascii(path)} already exists; output files are never overwritten") from None
-    except OSError as exc:
-        raise PolicyError("bad-policy", f"cannot write {option} {ascii(path)}: {exc.strerror or exc}") from None

@@ -11,6 +11,7 @@ printable, and then escapes what is special to the format.
 
 from __future__ import annotations
 
+from ._verdict_line import policy_note, verdict_line
 from .._describe import format_number
 
 TYPE_CHECKING = False
@@ -91,7 +92,7 @@ def _by_code(report: Report) -> str:
 
 def render_text(report: Report, source: str | None = None) -> str:
     """The human summary: verdict line first, then counts, metrics, lists."""
-    lines = [f"{report.verdict.value} {report.code}: {_printable(report.message)}"]
+    lines = [_verdict(report)]
     if source is not None:
         lines.append(f"trials: {_printable(source)} ({report.size} bytes, sha256 {report.sha256})")
     lines.append(f"scheduled {report.scheduled}: valid {report.valid}, missing {report.missing}")
@@ -126,15 +127,18 @@ def render_text(report: Report, source: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_json(report: Report) -> str:
-    """``Report.as_dict()`` as ASCII JSON: lone surrogates become ``\\udXXX``."""
-    import json
-
-    from ._receipt import json_default
-
-    return json.dumps(
-        report.as_dict(), indent=2, ensure_ascii=True, allow_nan=False, default=json_default
+def _verdict(report: Report) -> str:
+    return verdict_line(
+        report.verdict.value, report.code, _printable(report.message),
+        version=_printable(report.policy.version),
     )
+
+
+def render_json(report: Report) -> str:
+    """The receipt on one line, as ``check --format json`` prints its own."""
+    from ._receipt import receipt_text
+
+    return receipt_text(receipt_dict(report))
 
 
 # CommonMark: any ASCII punctuation may be backslash-escaped, so escaping
@@ -153,7 +157,7 @@ def render_markdown(report: Report, source: str | None = None) -> str:
     lines = [
         f"### scorecontract report: {verdict}",
         "",
-        f"**{verdict}** `{report.code}`: {_md(report.message)}",
+        f"**{verdict}** `{report.code}`: {_md(report.message)} {_md(policy_note(report.policy.version))}",
         "",
     ]
     if source is not None:
@@ -251,7 +255,7 @@ def render_github(report: Report, source: str | None = None) -> str:
         )
     chosen = report.mean if report.metric == "mean" else report.pass_rate
     summary = (
-        f"{report.verdict.value} {report.code}: {_printable(report.message)} -- "
+        f"{_verdict(report)} -- "
         f"scheduled {report.scheduled}, observed {report.observed}, valid {report.valid}, "
         f"invalid {report.invalid}, ignored {report.ignored}, missing {report.missing}; "
         f"{_metric_name(chosen)} {_value(chosen)} = {format_number(chosen.numerator)} / "
@@ -349,6 +353,7 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
         ("ignored", str(report.ignored)),
         ("missing", str(report.missing)),
         ("sha256", report.sha256),
+        ("policy", _printable(report.policy.version)),
     ):
         parts.append(f'<property name="{name}" value="{_xml(value)}" />')
     parts.append("</properties>\n")
@@ -389,17 +394,14 @@ def junit_xml_bytes(report: Report) -> bytes:
 
 
 def receipt_dict(report: Report) -> dict[str, object]:
-    """The receipt: the report's JSON plus the library version.
+    """The receipt: ``Report.as_dict()`` plus the receipt family's keys.
 
     Deterministic for the same input, population and policy: no clock, no
     path, and the input's SHA-256 covers every byte read.  A trial id
     holding a lone surrogate is shown as ``escape()`` shows it, so the
     receipt loads with ``scorecontract.loads``.
     """
-    from .. import __version__
     from ._escape import loadable
+    from ._receipt import stamp
 
-    receipt = report.as_dict()
-    receipt["receipt"] = "scorecontract report"
-    receipt["scorecontract_version"] = __version__
-    return loadable(receipt)
+    return loadable(stamp(report.as_dict(), "report"))
