@@ -59,7 +59,8 @@ def register(commands: Any, epilog: str) -> None:
     gate.add_argument(
         "--min-pass-rate",
         metavar="R",
-        help="with --metric pass-rate, the lowest passing share of trials (default 1)",
+        help="the lowest passing share of trials (default 1 with --metric pass-rate); "
+        "beside the mean, both must pass",
     )
     gate.add_argument(
         "--candidate",
@@ -127,7 +128,7 @@ def _min_pass_rate(text: str | None, exact: bool) -> object:
     from .._strict_json import parse_json
 
     if text is None:
-        return 1
+        return None  # not stated: the mean alone decides, or every trial must pass
     try:
         # As --threshold: decimal text under --exact (or an exact policy).
         return parse_json(text, exact=exact)
