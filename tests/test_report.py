@@ -15,7 +15,6 @@ import pytest
 
 import scorecontract
 from scorecontract import Observation, Policy, PolicyError, Report, Verdict, report
-from scorecontract._trials import read_trial, readable_trial_id
 
 
 def jsonl(*lines: str | bytes, final_newline: bool = True) -> bytes:
@@ -507,16 +506,33 @@ def test_a_defect_while_reading_a_line_fails_closed(monkeypatch):
     ],
 )
 def test_trial_record_table(line, trial_id, code):
-    got_id, _, got_code, message, _ = read_trial(line.encode("utf-8"), Policy(), 1 << 20)
-    assert (got_id, got_code) == (trial_id, code)
-    assert message
+    result = report(line.encode("utf-8") + b"\n", scheduled=1)
+    if code in ("meets-threshold", "below-threshold"):
+        assert (result.observed, result.valid) == (1, 1)
+        assert list(result.trials())[0][:4] == (trial_id, "PASS" if code == "meets-threshold" else "FAIL", 1, code)
+        return
+    assert (result.observed, result.invalid) == (1, 1)
+    observation = result.invalid_observations[0]
+    assert (observation.line, observation.trial_id, observation.code) == (1, trial_id, code)
+    assert observation.message
 
 
-def test_readable_trial_id_is_none_for_what_cannot_be_read():
-    assert readable_trial_id(b'{"trial_id": "a", "score": NaN}') == "a"
-    for line in (b"", b"\xff", b"garbage", b'"a"', b'{"trial_id": 5}', b'{"trial_id": 5.5}',
-                 b'{"trial_id": NaN}', b'{"trial_id": ""}', b'{"trial_id": ["a"]}', b'[["trial_id", "a"]]'):
-        assert readable_trial_id(line) is None
+@pytest.mark.parametrize(
+    "line",
+    [b"", b"\xff", b"garbage", b'"a"', b'{"trial_id": 5}', b'{"trial_id": 5.5}', b'{"trial_id": NaN}',
+     b'{"trial_id": ""}', b'{"trial_id": ["a"]}', b'[["trial_id", "a"]]',
+     b'{"trial_id": "a", "trial_id": "b", "score": NaN}'],
+)
+def test_an_invalid_line_names_no_trial_it_cannot_read(line):
+    result = report(line + b"\n", manifest=["a"])
+    assert result.invalid_observations[0].trial_id is None
+    assert result.missing_trials == ("a",)
+
+
+def test_an_invalid_line_names_the_trial_it_can_read():
+    result = report(b'{"trial_id": "a", "score": NaN}\n', manifest=["a"])
+    assert result.invalid_observations[0].trial_id == "a"
+    assert list(result.trials())[0][:4] == ("a", "INVALID", 1, "non-standard-constant")
 
 
 # --- outputs ---------------------------------------------------------------

@@ -278,7 +278,7 @@ def evaluate(
     if bound:
         check_binding(candidate, run_id, policy)
     try:
-        score: object = None
+        fast: int | float | None = None
         kind = type(raw)
         # The fast path knows only the plain record (an envelope, or exact
         # decimals, take the full path), and exact str and bytes: a subclass
@@ -289,33 +289,36 @@ def evaluate(
                 if match is not None:
                     # float() and int() take ASCII bytes as they take text.
                     token, fraction_or_exponent = match.groups()
-                    score = float(token) if fraction_or_exponent else int(token)
-                    if not score and underflows(token):
-                        score = None  # 1e-400: the full path refuses it
-        if score is not None:
+                    fast = float(token) if fraction_or_exponent else int(token)
+                    if not fast and underflows(token):
+                        fast = None  # 1e-400: the full path refuses it
+        score: object
+        if fast is not None:
             # Not exact, so the limits are the numbers as given: int or float.
             low, high, limit = policy.limits
             # An int or float from the fast path inside the (finite) bounds
             # is finite too, so it has passed every rule of the contract.
-            if low <= score <= high:  # type: ignore[operator]
+            if low <= fast <= high:
                 # Decision(...) spelled out without the __init__ call: this
                 # is the hot path of every harness, and the call costs as
                 # much as the comparisons.
                 decision = _new_object(Decision)
-                if score >= limit:  # type: ignore[operator]
+                if fast >= limit:
                     decision._verdict, decision._code = _PASS, "meets-threshold"
                 else:
                     decision._verdict, decision._code = _FAIL, "below-threshold"
                 decision._message = None
-                decision._score = score  # type: ignore[assignment]
+                decision._score = fast
                 decision._policy = policy
                 decision._location = None
                 return decision
+            score = fast  # out of range: the full path has the message
         else:
             record = parse_json(decode_evidence(raw, max_bytes), exact=policy.exact)
-            if bound:
-                # check_binding refused a bound gate without a candidate.
-                score = envelope_score(record, candidate, run_id)  # type: ignore[arg-type]
+            # A candidate, exactly when the gate is bound: check_binding
+            # refused a run id or a required candidate without one.
+            if candidate is not None:
+                score = envelope_score(record, candidate, run_id)
             else:
                 score = score_of_record(record)
         problem = score_problem(score, policy)

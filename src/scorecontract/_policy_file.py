@@ -207,13 +207,12 @@ def _check_toml_integers(document: object) -> None:
     pending = [document]
     while pending:
         value = pending.pop()
-        kind = type(value)
-        if kind is dict:
-            pending.extend(value.values())  # type: ignore[attr-defined]
-        elif kind is list:
-            pending.extend(value)  # type: ignore[arg-type]
-        elif kind is int:
-            check_integer(value)  # type: ignore[arg-type]
+        if type(value) is dict:
+            pending.extend(value.values())
+        elif type(value) is list:
+            pending.extend(value)
+        elif type(value) is int:
+            check_integer(value)
 
 
 def _policy_from_document(document: dict[str, object], source: str) -> Policy:

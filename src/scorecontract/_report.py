@@ -392,8 +392,8 @@ def _manifest_ids(manifest: object) -> list[str]:
         except InvalidEvidence as exc:
             raise PolicyError("bad-population", f"manifest {ascii(path)}: {exc}") from None
         where = f"manifest {ascii(path)}"
-    elif type(manifest) in (list, tuple):
-        value = list(manifest)  # type: ignore[call-overload]
+    elif type(manifest) is list or type(manifest) is tuple:
+        value = list(manifest)
         where = "manifest"
     else:
         raise PolicyError(

@@ -97,8 +97,6 @@ class Tally:
     def _add(
         self, line: int, trial_id: str | None, verdict: Verdict, code: str, message: str, score: object
     ) -> None:
-        trials = self.trials
-        known = False
         if trial_id is None:
             if not self.fixed:
                 # It may be a scheduled trial's only attempt, and under a bare
@@ -106,35 +104,38 @@ class Tally:
                 if not self.unattributed:
                     self.first_unattributed = line
                 self.unattributed += 1
-        else:
-            known = trial_id in trials
-            if not known:
-                if not self.fixed and len(trials) < self.scheduled:
-                    # Under a bare count, the first N distinct ids named
-                    # anywhere (invalid lines included, so a failed trial
-                    # cannot be swapped for a fresh one) are the population.
-                    trials[trial_id] = None
-                    known = True
-                else:
-                    if not self.fixed:
-                        self.overflow = True
-                    if verdict is not Verdict.INVALID:
-                        verdict, code = Verdict.INVALID, "not-scheduled"
-                        message = (
-                            f"trial {trial_id!r} is not in the manifest"
-                            if self.fixed
-                            else f"trial {trial_id!r} is beyond the {self.scheduled} scheduled trials"
-                        )
-        if verdict is Verdict.INVALID:
-            self.invalid += 1
-            self.by_code[code] = self.by_code.get(code, 0) + 1
-            if self._room(self.invalid_list):
-                self.invalid_list.append((line, trial_id, code, message, None))
-            if known and trials[trial_id] is None:  # type: ignore[index]
-                trials[trial_id] = line << 2 | _INVALID  # type: ignore[index]
-                self.first_invalid[trial_id] = (code, message)  # type: ignore[index]
+            if verdict is not Verdict.INVALID:
+                # Valid evidence always names its trial; were it not so, a
+                # defect must not count as evidence.
+                code, message = "internal-error", "valid evidence without a trial id; please report it"
+            self._count_invalid(line, None, code, message)
             return
-        state = trials[trial_id]  # type: ignore[index]
+        trials = self.trials
+        known = trial_id in trials
+        if not known:
+            if not self.fixed and len(trials) < self.scheduled:
+                # Under a bare count, the first N distinct ids named anywhere
+                # (invalid lines included, so a failed trial cannot be
+                # swapped for a fresh one) are the population.
+                trials[trial_id] = None
+                known = True
+            else:
+                if not self.fixed:
+                    self.overflow = True
+                if verdict is not Verdict.INVALID:
+                    verdict, code = Verdict.INVALID, "not-scheduled"
+                    message = (
+                        f"trial {trial_id!r} is not in the manifest"
+                        if self.fixed
+                        else f"trial {trial_id!r} is beyond the {self.scheduled} scheduled trials"
+                    )
+        if verdict is Verdict.INVALID:
+            self._count_invalid(line, trial_id, code, message)
+            if known and trials[trial_id] is None:
+                trials[trial_id] = line << 2 | _INVALID
+                self.first_invalid[trial_id] = (code, message)
+            return
+        state = trials[trial_id]
         if state is not None and state & 3 != _INVALID:
             # No rerun-until-pass: the first valid observation is the evidence.
             self.ignored += 1
@@ -145,16 +146,22 @@ class Tally:
                 ))
             return
         if state is not None:
-            del self.first_invalid[trial_id]  # type: ignore[arg-type]
+            del self.first_invalid[trial_id]
         self.valid += 1
         if verdict is Verdict.PASS:
             self.passed += 1
-            trials[trial_id] = line << 2 | _PASS  # type: ignore[index]
+            trials[trial_id] = line << 2 | _PASS
         else:
-            trials[trial_id] = line << 2 | _FAIL  # type: ignore[index]
-            self.failed_scores[trial_id] = score  # type: ignore[index]
+            trials[trial_id] = line << 2 | _FAIL
+            self.failed_scores[trial_id] = score
         counts = self.int_counts if type(score) is int else self.fraction_counts
         counts[score] = counts.get(score, 0) + 1
+
+    def _count_invalid(self, line: int, trial_id: str | None, code: str, message: str) -> None:
+        self.invalid += 1
+        self.by_code[code] = self.by_code.get(code, 0) + 1
+        if self._room(self.invalid_list):
+            self.invalid_list.append((line, trial_id, code, message, None))
 
     def counted(self) -> Iterator[tuple[object, int]]:
         """Yield ``(score, how many valid trials scored it)``."""
