@@ -28,6 +28,7 @@ from scorecontract import (
     judge,
     report,
 )
+from support import fixture_bytes, manifest_cases
 
 TRIALS = (
     b'{"trial_id": "a", "score": 0.9}\n'
@@ -191,3 +192,31 @@ def test_reprs_name_the_fields_and_never_raise_on_huge_numbers():
     assert "bits" in repr(huge)
     assert repr(a_report().mean).startswith("Metric(name='mean'")
     assert repr(Verdict.PASS) == "<Verdict.PASS: 'PASS'>"
+
+
+CASES = manifest_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+def test_a_decision_dict_has_the_same_keys_and_its_location(case):
+    decision = evaluate(fixture_bytes(case["file"]))
+    shown = decision.as_dict()
+    assert list(shown) == ["verdict", "code", "message", "score", "policy", "location"]
+    if decision.pos is None:
+        assert shown["location"] is None
+    else:
+        assert shown["location"] == {"pos": decision.pos, "line": decision.lineno, "column": decision.colno}
+
+
+def test_some_fixture_decisions_are_located_and_some_are_not():
+    located = {evaluate(fixture_bytes(c["file"])).pos is None for c in CASES}
+    assert located == {True, False}
+
+
+@pytest.mark.parametrize("text", ['{"pass": true', '{"reason": "x"}', '{"pass": true}', "[1]"])
+def test_a_judgment_dict_has_the_same_keys_and_its_location(text):
+    judgment = judge(text)
+    shown = judgment.as_dict()
+    assert list(shown)[-1] == "location" and len(shown) == 11
+    expected = None if judgment.pos is None else {"pos": judgment.pos, "line": judgment.lineno, "column": judgment.colno}
+    assert shown["location"] == expected
