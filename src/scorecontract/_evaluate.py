@@ -24,7 +24,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Union
 
-    _Matcher = Callable[[Union[str, bytes]], Union["re.Match[str]", "re.Match[bytes]", None]]
+    # A fullmatch of text or of bytes: the hot path picks one by the type.
+    _Matcher = Callable[..., Union["re.Match[str]", "re.Match[bytes]", None]]
     from ._policy import Policy
     from ._score import Number
 
@@ -42,8 +43,9 @@ _CANONICAL = (
     r"(-?(?:0|[1-9][0-9]{0,19})((?:\.[0-9]{1,20})?(?:[eE][-+]?[0-9]{1,3})?))"
     r"[ \t\n\r]*\}[ \t\n\r]*"
 )
-# (text fullmatch, bytes fullmatch), compiled on first use: nothing at import.
-_fast_matchers: list[tuple[_Matcher, _Matcher]] = []
+# [text fullmatch, bytes fullmatch], compiled on first use: nothing at import.
+# Indexed with kind is bytes on the hot path.
+_fast_matchers: list[_Matcher] = []
 _PASS = Verdict.PASS
 _FAIL = Verdict.FAIL
 _new_object = object.__new__
@@ -191,12 +193,13 @@ class Decision(NoTruthValue, Value):
         )
 
 
-def _compile_fast_matchers() -> list[tuple[_Matcher, _Matcher]]:
+def _compile_fast_matchers() -> list[_Matcher]:
     """Compile the canonical-record grammar for text and for bytes, once."""
     if not _fast_matchers:
-        _fast_matchers.append(
-            (re.compile(_CANONICAL).fullmatch, re.compile(_CANONICAL.encode("ascii")).fullmatch)  # type: ignore[arg-type]
-        )
+        _fast_matchers[:] = [
+            re.compile(_CANONICAL).fullmatch,
+            re.compile(_CANONICAL.encode("ascii")).fullmatch,
+        ]
     return _fast_matchers
 
 
@@ -285,7 +288,7 @@ def evaluate(
         # may override what re reads.
         if (kind is str or kind is bytes) and not (policy.exact or bound):
             if len(raw) <= max_bytes:
-                match = (_fast_matchers or _compile_fast_matchers())[0][kind is bytes](raw)
+                match = (_fast_matchers or _compile_fast_matchers())[kind is bytes](raw)
                 if match is not None:
                     # float() and int() take ASCII bytes as they take text.
                     token, fraction_or_exponent = match.groups()
