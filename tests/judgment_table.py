@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The SPEC section 5 truth table, as data for the API and the CLI tests.
+"""The truth table of docs/judgments.md, as data for the API and the CLI tests.
 
 This module is not a test module: it holds no checks, only rows.
 """

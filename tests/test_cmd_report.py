@@ -17,6 +17,8 @@ from support import run_cli
 PASSING = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": 0.8}\n'
 FAILING = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": 0.1}\n'
 HALF = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": NaN}\n'
+# The mean (0.85) passes; only one trial of two does.
+MEAN_ONLY = b'{"trial_id": "a", "score": 1}\n{"trial_id": "b", "score": 0.7}\n'
 
 
 @pytest.fixture
@@ -40,8 +42,13 @@ def trials(tmp_path):
         (HALF, [], 3),
         (HALF, ["--review-owner", "alice"], 4),
         (b"", [], 3),
+        (MEAN_ONLY, [], 0),
+        (MEAN_ONLY, ["--min-pass-rate", "0.9"], 1),
+        (MEAN_ONLY, ["--min-pass-rate", "0.5"], 0),
+        (MEAN_ONLY, ["--min-pass-rate", "0.5", "--threshold", "0.9"], 1),
     ],
-    ids=["pass", "fail", "pass-rate-pass", "pass-rate-fail", "threshold", "invalid", "review", "empty"],
+    ids=["pass", "fail", "pass-rate-pass", "pass-rate-fail", "threshold", "invalid", "review", "empty",
+         "mean-alone", "stated-rate-fails", "both-met", "stated-mean-fails"],
 )
 @pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
 def test_exit_status(trials, capsys, data, extra, status, form):
@@ -201,3 +208,30 @@ def test_report_exact_mode(trials):
     data = b'{"trial_id": "a", "score": 0.79999999999999999999}\n'
     assert main(["report", trials(data), "--scheduled", "1"]) == 0
     assert main(["report", trials(data), "--scheduled", "1", "--exact"]) == 1
+
+
+@pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
+def test_a_stated_min_pass_rate_decides_beside_the_mean_in_every_output(trials, capsys, form):
+    # --min-pass-rate without --metric pass-rate used to be ignored: PASS.
+    code = main(["report", trials(MEAN_ONLY), "--scheduled", "2", "--min-pass-rate", "0.9", "--format", form])
+    out, _ = capsys.readouterr()
+    assert code == 1
+    assert "pass rate 0.5 (1 / 2) < 0.9" in out.replace("\\", "")
+    if form == "text":
+        assert [line.endswith("decides)") for line in out.splitlines() if line.startswith(("mean", "pass"))] == [True, True]
+    elif form == "json":
+        shown = json.loads(out)
+        assert shown["deciding_metrics"] == ["mean", "pass-rate"]
+        assert shown["metrics"]["mean"]["decides"] is shown["metrics"]["pass_rate"]["decides"] is True
+    elif form == "markdown":
+        rows = [line for line in out.splitlines() if line.startswith(("| mean", "| pass"))]
+        assert len(rows) == 2 and all(row.endswith("| yes |") for row in rows)
+    else:
+        assert "mean score 0.85 = 1.7 / 2; pass rate 0.5 = 1 / 2" in out
+
+
+def test_without_a_stated_rate_the_mean_alone_decides(trials, capsys):
+    code = main(["report", trials(MEAN_ONLY), "--scheduled", "2"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    assert "(trials scoring >= 0.8; minimum 1; shown only)" in out

@@ -22,7 +22,7 @@ from support import ROOT, run_cli
 CORPUS = ROOT / "tests" / "data" / "jsontestsuite"
 FILES = sorted((CORPUS / "test_parsing").glob("*.json"))
 # RFC 8259 section 4: names SHOULD be unique, so these are well-formed JSON;
-# the score contract refuses duplicate names (SPEC section 2, rule 4).
+# the score contract refuses duplicate names (docs/contract.md, rule 4).
 WELL_FORMED_BUT_DUPLICATE = {"y_object_duplicated_key.json", "y_object_duplicated_key_and_value.json"}
 EXIT = {"PASS": 0, "FAIL": 1, "INVALID": 3}
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""decide(): pure and total over any Python value (SPEC section 2, rules 6-9)."""
+"""decide(): pure and total over any Python value (docs/contract.md, rules 6-9)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import pytest
 
 from scorecontract import Policy, PolicyError, Verdict, decide
 from scorecontract._decide import decide_with_reason
-from scorecontract._policy import default_policy
 
 
 class FloatSubclass(float):
@@ -106,7 +105,7 @@ VALUES = [
 )
 def test_decide(value, verdict, code):
     assert decide(value) is verdict
-    assert decide_with_reason(value, default_policy())[:2] == (verdict, code)
+    assert decide_with_reason(value, Policy())[:2] == (verdict, code)
 
 
 def test_huge_int_is_never_converted_to_float():

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Exact mode: numbers compared as their decimal text (SPEC section 4)."""
+"""Exact mode: numbers compared as their decimal text (docs/policies.md)."""
 
 from __future__ import annotations
 

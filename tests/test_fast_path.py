@@ -19,7 +19,7 @@ def never(raw):
 
 def full_path(raw, policy=None):
     saved = list(evaluate_module._fast_matchers)
-    evaluate_module._fast_matchers[:] = [(never, never)]
+    evaluate_module._fast_matchers[:] = [never, never]
     try:
         return evaluate(raw, policy=policy)
     finally:
@@ -27,7 +27,7 @@ def full_path(raw, policy=None):
 
 
 def fast_path_matches(raw):
-    text_match, bytes_match = evaluate_module._compile_fast_matchers()[0]
+    text_match, bytes_match = evaluate_module._compile_fast_matchers()
     return (bytes_match if type(raw) is bytes else text_match)(raw) is not None
 
 

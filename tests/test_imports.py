@@ -57,7 +57,7 @@ STDLIB_NEWER = frozenset({"tomllib"})
 
 # Heavy or unrelated modules that importing the package, or deciding on a
 # record, must not load: they are imported lazily, inside the functions
-# that need them (SPEC section 9; the vendoring bar of tomli and packaging).
+# that need them (docs/vendoring.md; the vendoring bar of tomli and packaging).
 NOT_AT_IMPORT = (
     "argparse", "dataclasses", "decimal", "fractions", "hashlib", "hmac", "inspect",
     "logging", "numbers", "pathlib", "shutil", "subprocess", "tempfile",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Grader judgments (SPEC section 5): the truth table is the contract.
+"""Grader judgments (docs/judgments.md): the truth table is the contract.
 
 Every row runs with and without negation, through ``judge()`` on text and on
 a mapping; tests/test_cli_judgment.py runs the same rows through the exit
@@ -355,7 +355,7 @@ _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?\Z")
 
 
 def oracle(members, threshold):
-    """SPEC section 5, written again independently, for plain mappings."""
+    """The table of docs/judgments.md, written again independently, for plain mappings."""
     if "pass" in members and type(members["pass"]) is not bool:
         return ERROR
     score = None

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""loads(): the strict loader, rule by rule (SPEC section 2, rules 1-4)."""
+"""loads(): the strict loader, rule by rule (docs/contract.md, rules 1-4)."""
 
 from __future__ import annotations
 

@@ -262,7 +262,7 @@ def test_every_key_maps_to_a_policy_keyword():
     import inspect
 
     keywords = set(inspect.signature(Policy).parameters)
-    assert {keyword for keyword, _, _ in POLICY_KEYS.values()} <= keywords
+    assert {keyword for keyword, _ in POLICY_KEYS.values()} <= keywords
     assert set(POLICY_KEYS) == {"version", "threshold", "exact", "min", "max", "review_owner", "require_candidate"}
 
 

@@ -75,8 +75,9 @@ def test_version_is_a_literal_equal_to_pyprojects():
 
 # Public classes whose constructors are records built by the library, not
 # calls a user makes with options: errors (their positional fields are what
-# pickling replays, as for json.JSONDecodeError), Decision and Report.
-RECORDS = {"Decision", "Report"}
+# pickling replays, as for json.JSONDecodeError), Decision, Report and the
+# Metric and Observation a report holds.
+RECORDS = {"Decision", "Metric", "Observation", "Report"}
 
 
 def public_callables():

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Reports over many trials (SPEC section 6): the counts a person would count.
+"""Reports over many trials (docs/reports.md): the counts a person would count.
 
 Every file here is small enough to count by hand; the expected numbers are
 written out, never computed by the code under test.
@@ -14,9 +14,7 @@ import json
 import pytest
 
 import scorecontract
-from scorecontract import Policy, PolicyError, Report, Verdict, report
-from scorecontract._report import Observation
-from scorecontract._trials import read_trial, readable_trial_id
+from scorecontract import Observation, Policy, PolicyError, Report, Verdict, report
 
 
 def jsonl(*lines: str | bytes, final_newline: bool = True) -> bytes:
@@ -321,6 +319,52 @@ def test_pass_rate_is_compared_exactly(min_pass_rate, verdict):
     assert result.as_dict()["metric"]["name"] == "pass-rate"
 
 
+# Nine of ten trials at 0.9, one at 0.1: the mean is 0.82, the pass rate 0.9.
+NINE_OF_TEN = jsonl(*(trial(f"t{i}", "0.9" if i < 9 else "0.1") for i in range(10)))
+
+
+@pytest.mark.parametrize(
+    "options, verdict, deciding",
+    [
+        ({}, Verdict.PASS, ("mean",)),
+        ({"min_pass_rate": 0.95}, Verdict.FAIL, ("mean", "pass-rate")),
+        ({"min_pass_rate": 0.9}, Verdict.PASS, ("mean", "pass-rate")),
+        ({"min_pass_rate": 0.5, "threshold": 0.85}, Verdict.FAIL, ("mean", "pass-rate")),
+        ({"metric": "mean", "min_pass_rate": 1}, Verdict.FAIL, ("mean", "pass-rate")),
+        ({"metric": "pass-rate"}, Verdict.FAIL, ("pass-rate",)),
+        ({"metric": "pass-rate", "min_pass_rate": 0.9}, Verdict.PASS, ("pass-rate",)),
+        ({"metric": "pass-rate", "min_pass_rate": None}, Verdict.FAIL, ("pass-rate",)),
+    ],
+    ids=["mean-alone", "stated-rate-fails", "both-met", "stated-mean-fails", "rate-1-beside-mean",
+         "rate-default-1", "rate-alone", "rate-none-is-1"],
+)
+def test_every_stated_minimum_decides(options, verdict, deciding):
+    # A minimum pass rate stated beside the mean used to be ignored: the
+    # second case PASSed on the mean alone.
+    result = report(NINE_OF_TEN, scheduled=10, **options)
+    assert result.verdict is verdict
+    assert result.deciding_metrics == deciding and result.deciding is True
+    shown = result.as_dict()
+    assert shown["deciding_metrics"] == list(deciding)
+    assert shown["metrics"]["mean"]["decides"] is ("mean" in deciding)
+    assert shown["metrics"]["pass_rate"]["decides"] is ("pass-rate" in deciding)
+    for name in deciding:
+        assert ("mean score" if name == "mean" else "pass rate") in result.message
+
+
+def test_the_message_says_which_minimum_failed():
+    result = report(NINE_OF_TEN, scheduled=10, min_pass_rate=0.95)
+    assert result.code == "below-threshold"
+    assert result.message == "mean score 0.82 (8.2 / 10) >= 0.8; pass rate 0.9 (9 / 10) < 0.95"
+
+
+def test_stated_metrics_do_not_decide_without_the_evidence():
+    result = report(NINE_OF_TEN, scheduled=11, min_pass_rate=0.5)
+    assert result.verdict is Verdict.INVALID and result.deciding is False
+    assert result.deciding_metrics == ("mean", "pass-rate")
+    assert result.as_dict()["metrics"]["mean"]["decides"] is False
+
+
 def test_exact_policy_reads_decimal_text():
     data = jsonl(trial("a", "0.79999999999999999999"), trial("b", "0.80000000000000000001"))
     result = report(data, scheduled=2, policy=Policy(exact=True))
@@ -462,16 +506,33 @@ def test_a_defect_while_reading_a_line_fails_closed(monkeypatch):
     ],
 )
 def test_trial_record_table(line, trial_id, code):
-    got_id, _, got_code, message, _ = read_trial(line.encode("utf-8"), Policy(), 1 << 20)
-    assert (got_id, got_code) == (trial_id, code)
-    assert message
+    result = report(line.encode("utf-8") + b"\n", scheduled=1)
+    if code in ("meets-threshold", "below-threshold"):
+        assert (result.observed, result.valid) == (1, 1)
+        assert list(result.trials())[0][:4] == (trial_id, "PASS" if code == "meets-threshold" else "FAIL", 1, code)
+        return
+    assert (result.observed, result.invalid) == (1, 1)
+    observation = result.invalid_observations[0]
+    assert (observation.line, observation.trial_id, observation.code) == (1, trial_id, code)
+    assert observation.message
 
 
-def test_readable_trial_id_is_none_for_what_cannot_be_read():
-    assert readable_trial_id(b'{"trial_id": "a", "score": NaN}') == "a"
-    for line in (b"", b"\xff", b"garbage", b'"a"', b'{"trial_id": 5}', b'{"trial_id": 5.5}',
-                 b'{"trial_id": NaN}', b'{"trial_id": ""}', b'{"trial_id": ["a"]}', b'[["trial_id", "a"]]'):
-        assert readable_trial_id(line) is None
+@pytest.mark.parametrize(
+    "line",
+    [b"", b"\xff", b"garbage", b'"a"', b'{"trial_id": 5}', b'{"trial_id": 5.5}', b'{"trial_id": NaN}',
+     b'{"trial_id": ""}', b'{"trial_id": ["a"]}', b'[["trial_id", "a"]]',
+     b'{"trial_id": "a", "trial_id": "b", "score": NaN}'],
+)
+def test_an_invalid_line_names_no_trial_it_cannot_read(line):
+    result = report(line + b"\n", manifest=["a"])
+    assert result.invalid_observations[0].trial_id is None
+    assert result.missing_trials == ("a",)
+
+
+def test_an_invalid_line_names_the_trial_it_can_read():
+    result = report(b'{"trial_id": "a", "score": NaN}\n', manifest=["a"])
+    assert result.invalid_observations[0].trial_id == "a"
+    assert list(result.trials())[0][:4] == ("a", "INVALID", 1, "non-standard-constant")
 
 
 # --- outputs ---------------------------------------------------------------

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The report's canonical-line fast path and the full path agree on every line.
 
-``_stream_lines`` counts a canonical trial line,
+``_tally.stream_lines`` counts a canonical trial line,
 ``{"trial_id": "<printable ASCII>", "score": <number>}``, without the strict
 pipeline.  Here a large seeded corpus -- canonical lines in both member
 orders, and mutations of them: escapes, duplicates, NaN, 1e400, true, extra
@@ -22,9 +22,9 @@ from decimal import Decimal
 
 import pytest
 
-import scorecontract._report as report_module
+import scorecontract._tally as tally_module
 from scorecontract import Policy, report
-from scorecontract._report import _Tally, _stream_lines
+from scorecontract._tally import Tally, stream_lines
 from scorecontract._cli._report_output import junit_xml_bytes, render
 from scorecontract._constants import REPORT_FORMATS as FORMATS
 from scorecontract._trials import canonical_trial_matchers, read_trial
@@ -148,15 +148,15 @@ def full_path(monkeypatch):
     """A context in which ``report()`` takes the full path for every line."""
 
     def disable() -> None:
-        monkeypatch.setattr(report_module, "canonical_trial_matchers", lambda: (never, never))
+        monkeypatch.setattr(tally_module, "canonical_trial_matchers", lambda: (never, never))
 
     return disable
 
 
 def observe(line: bytes, policy: Policy, scheduled: int = 1) -> tuple[object, ...]:
     """Everything one line leaves in the report's state, types included."""
-    tally = _Tally(scheduled, None, policy, None)
-    _stream_lines(io.BytesIO(line), tally, 1 << 20, hashlib.sha256())
+    tally = Tally(scheduled, None, policy, None)
+    stream_lines(io.BytesIO(line), tally, 1 << 20, hashlib.sha256())
     return (
         tally.observed, tally.valid, tally.invalid, tally.ignored, tally.passed,
         dict(tally.trials),
@@ -164,12 +164,12 @@ def observe(line: bytes, policy: Policy, scheduled: int = 1) -> tuple[object, ..
         {name: (type(score).__name__, repr(score)) for name, score in tally.failed_scores.items()},
         dict(tally.first_invalid),
         dict(tally.by_code),
-        [observation.as_dict() for observation in tally.invalid_list],
+        list(tally.invalid_list),
     )
 
 
 def fast_path_takes(line: bytes, policy: Policy) -> bool:
-    """Whether ``_stream_lines`` would count *line* without ``read_trial``."""
+    """Whether ``stream_lines`` would count *line* without ``read_trial``."""
     id_first, score_first = canonical_trial_matchers()
     match = id_first(line)
     if match is not None:
@@ -187,7 +187,7 @@ def fast_path_takes(line: bytes, policy: Policy) -> bool:
         score = float(number) if fraction else int(number)
         if score == 0 and underflows(number):
             return False  # 1e-400 reads as 0.0: the decoder refuses it
-    low, high, _ = policy._bounds
+    low, high, _ = policy.limits
     return bool(low <= score <= high)  # type: ignore[operator]
 
 
@@ -269,7 +269,7 @@ def test_a_run_with_reruns_and_invalid_attempts_gives_the_same_report():
     for max_listed in (0, 3, 100, None):
         fast = report(data, scheduled=32, max_listed=max_listed)
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(report_module, "canonical_trial_matchers", lambda: (never, never))
+            patch.setattr(tally_module, "canonical_trial_matchers", lambda: (never, never))
             full = report(data, scheduled=32, max_listed=max_listed)
         assert fast.ignored > 1000 and fast.invalid > 500
         assert fast.as_dict() == full.as_dict()
@@ -302,7 +302,7 @@ def test_reading_in_blocks_of_any_size_changes_nothing(ending, monkeypatch):
     assert expected.invalid_by_code["too-large"] == (3 if b"w" in ending else 2)
     assert expected.sha256 == hashlib.sha256(data).hexdigest() and expected.size == len(data)
     for size in (1, 2, 3, 7, 64, 121, 122, 500):
-        monkeypatch.setattr(report_module, "_CHUNK", size)
+        monkeypatch.setattr(tally_module, "_CHUNK", size)
         got = report(io.BufferedReader(io.BytesIO(data), buffer_size=size), scheduled=9,
                      max_line_bytes=120, max_listed=None)
         assert got.as_dict() == expected.as_dict(), size
@@ -328,7 +328,7 @@ class EndlessLine(io.RawIOBase):
 def test_an_overlong_line_is_never_held_whole():
     import tracemalloc
 
-    size = 48 * report_module._CHUNK
+    size = 48 * tally_module._CHUNK
     tracemalloc.start()
     try:
         result = report(EndlessLine(size), scheduled=1, max_line_bytes=1000)
@@ -338,4 +338,4 @@ def test_an_overlong_line_is_never_held_whole():
     assert result.invalid_by_code == {"too-large": 1} and result.size == size
     assert str(size) in result.invalid_observations[0].message
     # One block and one line's worth, not the line.
-    assert peak < 8 * report_module._CHUNK, peak
+    assert peak < 8 * tally_module._CHUNK, peak

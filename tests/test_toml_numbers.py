@@ -11,9 +11,20 @@ from __future__ import annotations
 
 import pytest
 
-from scorecontract import PolicyError
-from scorecontract._policy_file import policy_from_bytes
+from scorecontract import Policy, PolicyError, load_policy
 from support import run_cli
+
+
+def policy_from_bytes(data: bytes, *, toml: bool = False) -> Policy:
+    """``load_policy`` of a file holding *data*: the public way in."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / ("policy.toml" if toml else "policy.json")
+        path.write_bytes(data)
+        return load_policy(path)
+
 
 tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11+")
 

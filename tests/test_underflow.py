@@ -92,7 +92,7 @@ def test_messages_name_the_value_not_the_type():
 
 
 def test_unusable_evidence_path_is_invalid():
-    from scorecontract._errors import InvalidEvidence
+    from scorecontract import InvalidEvidence
     from scorecontract._read import read_evidence_file
 
     for path in ("a\x00b.json", "\ud800.json"):

@@ -9,6 +9,8 @@ __all__ = [
     "Decision",
     "InvalidEvidence",
     "Judgment",
+    "Metric",
+    "Observation",
     "Outcome",
     "Policy",
     "PolicyError",
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
     from ._extract import extract_json
     from ._judgment import Judgment, Outcome, judge
     from ._policy_file import load_policy
-    from ._report import Report, report
+    from ._report import Metric, Observation, Report, report
     from ._sign import authenticate, load_key, sign
 
 
@@ -67,7 +69,7 @@ def __getattr__(name: str) -> object:
         from ._policy_file import load_policy
 
         return load_policy
-    if name in ("Report", "report"):
+    if name in ("Metric", "Observation", "Report", "report"):
         from . import _report
 
         return getattr(_report, name)

@@ -10,13 +10,13 @@ from __future__ import annotations
 __all__ = ["REASONS", "InvalidEvidence", "PolicyError", "ScoreContractError"]
 
 # Every reason code the library can put on a decision, with the one-line
-# meaning documented in the README.  A test keeps this table, the README and
-# the codes actually raised in step.
+# meaning documented in docs/reason-codes.md.  A test keeps this table, that
+# page and the codes actually raised in step.
 REASONS = {
     # Verdicts on valid evidence.
     "meets-threshold": "PASS: the score is at or above the threshold",
     "below-threshold": "FAIL: the score is below the threshold",
-    # Grader judgments (SPEC section 5) on a usable judgment.  Under
+    # Grader judgments (docs/judgments.md) on a usable judgment.  Under
     # negation the code still describes the grader's answer.
     "explicit-pass": 'PASS: the grader said "pass": true and no threshold is set',
     "explicit-fail": 'FAIL: the grader said "pass": false, whatever the score',
@@ -48,7 +48,7 @@ REASONS = {
     "wrong-type": "the score is not a number (bool, string, null, ...)",
     "non-finite": "the score is NaN or infinite",
     "out-of-range": "the score is outside the policy's bounds",
-    # Trial reports (SPEC section 6).
+    # Trial reports (docs/reports.md).
     "bad-trial-id": "a trial record's trial_id is not a non-empty string",
     "not-scheduled": "a trial record names a trial outside the declared population",
     "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
@@ -103,7 +103,7 @@ class ScoreContractError(ValueError):
 
     It subclasses ``ValueError`` so ``except ValueError`` keeps working for
     callers who treat any bad input alike.  ``code`` is one of the stable
-    reason codes listed in the README; ``message`` is for people.
+    reason codes listed in docs/reason-codes.md; ``message`` is for people.
     """
 
     def __init__(self, code: str, message: str) -> None:

@@ -9,23 +9,57 @@ exists to stop.
 
 from __future__ import annotations
 
+import enum
 import re
 
 from ._describe import clip_text, describe_value, format_number
 from ._errors import PolicyError
 from ._score import number_problem, to_decimal
+from ._value import Value
 
 TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
-    from decimal import Decimal
-    from typing import Union
+    from typing import Any
 
-    Number = Union[int, float, Decimal]
+    from ._score import Number
 
-__all__ = ["DEFAULT_THRESHOLD", "DEFAULT_VERSION", "MAX_VERSION_LENGTH", "Policy", "default_policy", "policy_for"]
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "DEFAULT_VERSION",
+    "MAX_VERSION_LENGTH",
+    "UNSET",
+    "Policy",
+    "check_limit",
+    "default_cache",
+    "default_policy",
+    "policy_for",
+]
 
 DEFAULT_THRESHOLD = 0.8
 DEFAULT_VERSION = "default"
+
+
+class _Unset(enum.Enum):
+    """The default of an option the caller left out.
+
+    ``threshold=`` beside ``policy=`` is refused, and ``threshold=None`` is
+    refused where it would otherwise read as 0.8: a marker, not a number,
+    tells "left out" from any value a caller can pass.
+    """
+
+    UNSET = "UNSET"
+
+    def __repr__(self) -> str:
+        return "<default>"
+
+
+if TYPE_CHECKING:
+    # To a type checker the marker is whatever the parameter is typed as:
+    # a signature then says threshold: int | float | Decimal, not a union
+    # with a private class.
+    UNSET: Any
+else:
+    UNSET = _Unset.UNSET
 
 
 def _check_number(name: str, value: object, exact: bool) -> None:
@@ -63,7 +97,7 @@ def _check_label(name: str, value: object, code: str) -> None:
         )
 
 
-class Policy:
+class Policy(Value):
     """The rules a score is judged by.
 
     ``Policy(threshold=0.8, *, minimum=0, maximum=1, version="default",
@@ -87,7 +121,7 @@ class Policy:
 
     *review_owner*, a non-empty string or None, names the person who
     answers for a report that lacks evidence: such a report is REVIEW
-    instead of INVALID.  REVIEW never releases (SPEC section 6).
+    instead of INVALID.  REVIEW never releases (docs/reports.md).
 
     *require_candidate*, true or false (default), makes the candidate a
     required part of every gate that applies the policy: ``evaluate()`` and
@@ -97,7 +131,11 @@ class Policy:
 
     A bad value raises ``PolicyError`` with the code ``bad-threshold``,
     ``bad-bounds``, ``bad-version`` or ``bad-policy``.  Policies are
-    immutable and compare equal when all fields are equal.
+    immutable, and equal when every field is equal and of the same type;
+    ``replace()`` returns a changed copy, validated as the constructor
+    validates.  Besides the fields, ``limits`` is ``(minimum, maximum,
+    threshold)`` as scores are compared with them: the numbers as given,
+    or under an exact policy their ``decimal.Decimal`` values.
 
         >>> Policy(0.9, version="release-2").as_dict()
         {'version': 'release-2', 'threshold': 0.9, 'min': 0, 'max': 1, 'exact': False}
@@ -107,20 +145,33 @@ class Policy:
         scorecontract._errors.PolicyError: bad-threshold: threshold is nan, not a finite number
     """
 
+    # Public slots, not properties: the score pipeline reads exact, limits
+    # and require_candidate on every evaluate(), and a slot read costs a
+    # fifth of a property's.  Value makes them read-only.
     __slots__ = (
-        "_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds", "_review_owner",
-        "_require_candidate",
+        "threshold", "minimum", "maximum", "version", "exact", "review_owner", "require_candidate",
+        "limits",
+    )
+    _shown = (
+        "threshold", "minimum", "maximum", "version", "exact", "review_owner", "require_candidate",
     )
 
-    if TYPE_CHECKING:
-        _threshold: Number
-        _minimum: Number
-        _maximum: Number
-        _version: str
-        _exact: bool
-        _bounds: tuple[Number, Number, Number]
-        _review_owner: str | None
-        _require_candidate: bool
+    threshold: Number
+    """The lowest passing score, as given."""
+    minimum: Number
+    """The lowest valid score, as given."""
+    maximum: Number
+    """The highest valid score, as given."""
+    version: str
+    """The policy's version string."""
+    exact: bool
+    """Whether numbers are compared as decimal text."""
+    review_owner: str | None
+    """Who reviews a report that lacks evidence, or None."""
+    require_candidate: bool
+    """Whether every gate applying the policy must be given the candidate."""
+    limits: tuple[Number, Number, Number]
+    """``(minimum, maximum, threshold)`` as scores are compared with them."""
 
     def __init__(
         self,
@@ -145,12 +196,12 @@ class Policy:
         _check_number("bounds", minimum, exact)
         _check_number("bounds", maximum, exact)
         _check_number("threshold", threshold, exact)
-        bounds: tuple[Number, Number, Number]
+        limits: tuple[Number, Number, Number]
         if exact:
-            bounds = (to_decimal(minimum), to_decimal(maximum), to_decimal(threshold))
+            limits = (to_decimal(minimum), to_decimal(maximum), to_decimal(threshold))
         else:
-            bounds = (minimum, maximum, threshold)
-        low, high, limit = bounds
+            limits = (minimum, maximum, threshold)
+        low, high, limit = limits
         if not low <= high:
             raise PolicyError(
                 "bad-bounds", f"bounds are inverted: min {format_number(minimum)} > max {format_number(maximum)}"
@@ -161,116 +212,116 @@ class Policy:
                 f"threshold {format_number(threshold)} is outside the bounds "
                 f"[{format_number(minimum)}, {format_number(maximum)}]",
             )
-        self._threshold = threshold
-        self._minimum = minimum
-        self._maximum = maximum
-        self._version = version
-        self._exact = exact
-        self._bounds = bounds
-        self._review_owner = review_owner
-        self._require_candidate = require_candidate
+        self._fill(
+            threshold=threshold,
+            minimum=minimum,
+            maximum=maximum,
+            version=version,
+            exact=exact,
+            review_owner=review_owner,
+            require_candidate=require_candidate,
+            limits=limits,
+        )
 
-    @property
-    def threshold(self) -> Number:
-        """The lowest passing score, as given."""
-        return self._threshold
+    def replace(
+        self,
+        *,
+        threshold: Number = UNSET,
+        minimum: Number = UNSET,
+        maximum: Number = UNSET,
+        version: str = UNSET,
+        exact: bool = UNSET,
+        review_owner: str | None = UNSET,
+        require_candidate: bool = UNSET,
+    ) -> Policy:
+        """Return a copy of the policy with the given fields changed.
 
-    @property
-    def minimum(self) -> Number:
-        """The lowest valid score, as given."""
-        return self._minimum
+        Every field not named keeps its value; the copy is validated as the
+        constructor validates, so a change that leaves the threshold
+        outside the bounds raises ``PolicyError``.
 
-    @property
-    def maximum(self) -> Number:
-        """The highest valid score, as given."""
-        return self._maximum
-
-    @property
-    def version(self) -> str:
-        """The policy's version string."""
-        return self._version
-
-    @property
-    def exact(self) -> bool:
-        """Whether numbers are compared as decimal text."""
-        return self._exact
-
-    @property
-    def review_owner(self) -> str | None:
-        """Who reviews a report that lacks evidence, or None."""
-        return self._review_owner
-
-    @property
-    def require_candidate(self) -> bool:
-        """Whether every gate applying the policy must be given the candidate."""
-        return self._require_candidate
+            >>> Policy(0.9, version="v1").replace(version="v2").as_dict()
+            {'version': 'v2', 'threshold': 0.9, 'min': 0, 'max': 1, 'exact': False}
+        """
+        return Policy(
+            self.threshold if threshold is UNSET else threshold,
+            minimum=self.minimum if minimum is UNSET else minimum,
+            maximum=self.maximum if maximum is UNSET else maximum,
+            version=self.version if version is UNSET else version,
+            exact=self.exact if exact is UNSET else exact,
+            review_owner=self.review_owner if review_owner is UNSET else review_owner,
+            require_candidate=self.require_candidate if require_candidate is UNSET else require_candidate,
+        )
 
     def as_dict(self) -> dict[str, object]:
         """Return the policy as the JSON object a policy file holds.
 
         The keys are those of a policy file (``version``, ``threshold``,
         ``min``, ``max``, ``exact``, ``review_owner`` when one is named,
-        and ``require_candidate`` when it is true), so decision records and receipts name the version, and
-        ``load_policy`` reads the dict back as an equal policy.  Numbers are
-        returned as given: an exact policy may hold ``decimal.Decimal``
-        values, which ``json.dumps`` cannot write.
+        and ``require_candidate`` when it is true), so decision records and
+        receipts name the version, and ``load_policy`` reads the dict back
+        as an equal policy.  Numbers are returned as given: an exact policy
+        may hold ``decimal.Decimal`` values, which ``json.dumps`` cannot
+        write.
         """
         result: dict[str, object] = {
-            "version": self._version,
-            "threshold": self._threshold,
-            "min": self._minimum,
-            "max": self._maximum,
-            "exact": self._exact,
+            "version": self.version,
+            "threshold": self.threshold,
+            "min": self.minimum,
+            "max": self.maximum,
+            "exact": self.exact,
         }
-        if self._review_owner is not None:
-            result["review_owner"] = self._review_owner
-        if self._require_candidate:
+        if self.review_owner is not None:
+            result["review_owner"] = self.review_owner
+        if self.require_candidate:
             result["require_candidate"] = True
         return result
 
-    def _key(self) -> tuple[object, ...]:
-        return (
-            type(self._threshold), self._bounds, self._version, self._exact, self._review_owner,
-            self._require_candidate,
-        )
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Policy:
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"Policy(threshold={self._threshold!r}, minimum={self._minimum!r}, "
-            f"maximum={self._maximum!r}, version={self._version!r}, exact={self._exact!r}, "
-            f"review_owner={self._review_owner!r}, require_candidate={self._require_candidate!r})"
-        )
-
-
-_default: list[Policy] = []
+# The default policy, built on first use rather than at import (nothing
+# happens at import).  A list, so evaluate() can take it with one index
+# instead of a call on its hot path.
+default_cache: list[Policy] = []
 
 
 def default_policy() -> Policy:
     """Return the default policy (threshold 0.8, bounds [0, 1])."""
-    # Built on first use rather than at import: nothing happens at import.
-    if not _default:
-        _default.append(Policy())
-    return _default[0]
+    if not default_cache:
+        default_cache.append(Policy())
+    return default_cache[0]
 
 
-def policy_for(threshold: object, policy: Policy | None) -> Policy:
-    """Resolve the ``threshold=`` / ``policy=`` pair of the public API."""
+def policy_for(threshold: Number | None, policy: Policy | None) -> Policy:
+    """Resolve the ``threshold=`` / ``policy=`` pair of the public API.
+
+    *threshold* left out (``UNSET``) is the default policy's 0.8;
+    ``None`` is refused, since in ``evaluate``, ``decide`` and ``report``
+    it would otherwise read as "no threshold" to some callers and as 0.8
+    to others.  (``judge`` alone gives ``None`` a meaning, and resolves it
+    before calling this.)
+    """
     if policy is not None:
         if type(policy) is not Policy:
             raise PolicyError("bad-policy", f"policy must be a Policy, not {type(policy).__name__}")
-        if threshold is not None:
-            raise PolicyError(
-                "bad-policy", "give threshold= or policy=, not both"
-            )
+        if threshold is not UNSET:
+            raise PolicyError("bad-policy", "give threshold= or policy=, not both")
         return policy
-    if threshold is None or (type(threshold) is float and threshold == DEFAULT_THRESHOLD):
-        return _default[0] if _default else default_policy()
-    return Policy(threshold)  # type: ignore[arg-type]  # validated inside
+    if threshold is UNSET or (type(threshold) is float and threshold == DEFAULT_THRESHOLD):
+        return default_cache[0] if default_cache else default_policy()
+    if threshold is None:
+        raise PolicyError(
+            "bad-threshold",
+            "threshold is None, not a number; leave threshold= out for the default 0.8",
+        )
+    return Policy(threshold)
+
+
+def check_limit(name: str, value: object) -> int:
+    """Return *value*, a byte limit or count option, if it is a positive int.
+
+    Raises ``PolicyError`` (``bad-policy``) otherwise: ``True`` is not a
+    limit, and neither is ``0``, which would refuse every input.
+    """
+    if type(value) is int and value >= 1:
+        return value
+    raise PolicyError("bad-policy", f"{name} must be a positive int, not {describe_value(value)}")

@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
     from typing import Iterable, Mapping, Tuple, TypeVar, Union
 
-    from ._policy import Number
+    from ._score import Number
 
     Exact = Union[int, Decimal]
     Clusters = Iterable[Tuple[int, Exact]]

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""One line of a JSON Lines trial file to one trial observation (SPEC section 6).
+"""One line of a JSON Lines trial file to one trial observation (docs/reports.md).
 
 A trial record is ``{"trial_id": "<non-empty string>", "score": <number>}``
 plus any other members a harness wants to keep (a seed, a model name):
@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 
 from ._decide import decide_with_reason
+from ._describe import json_kind
 from ._encoding import decode_evidence
 from ._errors import InvalidEvidence
 from ._provenance import member_problem
-from ._record import _json_kind
 from ._strict_json import parse_json
 from ._verdict import Verdict
 
@@ -25,7 +25,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import json
 
-    from ._policy import Number, Policy
+    from ._policy import Policy
+    from ._score import Number
 
     # (trial_id or None, verdict, code, message, score or None)
     Observation = tuple["str | None", Verdict, str, str, "Number | None"]
@@ -72,10 +73,10 @@ def canonical_trial_matchers() -> tuple[Matcher, Matcher]:
     return _matchers[0]
 
 
-def _trial_id_problem(value: object) -> tuple[str, str] | None:
-    if "trial_id" not in value:  # type: ignore[operator]
+def _trial_id_problem(value: dict[str, object]) -> tuple[str, str] | None:
+    if "trial_id" not in value:
         return ("missing-member", 'the trial record has no "trial_id" member')
-    trial_id = value["trial_id"]  # type: ignore[index]
+    trial_id = value["trial_id"]
     if type(trial_id) is not str or not trial_id:
         return (
             "bad-trial-id",
@@ -87,7 +88,7 @@ def _trial_id_problem(value: object) -> tuple[str, str] | None:
 def _describe_id(value: object) -> str:
     if type(value) is str:
         return "an empty string"
-    return _json_kind(value) if type(value) is not dict else "an object"
+    return json_kind(value)
 
 
 def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | None = None) -> Observation:
@@ -113,7 +114,7 @@ def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | Non
             raise InvalidEvidence(
                 "not-an-object",
                 "a trial record must be a JSON object "
-                f'{{"trial_id": ..., "score": ...}}, not {_json_kind(value)}',
+                f'{{"trial_id": ..., "score": ...}}, not {json_kind(value)}',
             )
         problem = _trial_id_problem(value)
         if problem is not None:

@@ -51,8 +51,8 @@ def register(commands: Any, epilog: str) -> None:
     gate.add_argument(
         "--min-pass-rate",
         metavar="R",
-        help="the lowest passing share of trials scoring at least the threshold "
-        "(with --metric pass-rate, default 1)",
+        help="the lowest passing share of trials (default 1 with --metric pass-rate); "
+        "beside the mean, both must pass",
     )
     gate.add_argument(
         "--candidate",

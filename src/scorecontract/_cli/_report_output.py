@@ -64,7 +64,7 @@ def _value(metric: Metric) -> str:
 
 
 def _metric_line(report: Report, metric: Metric) -> str:
-    chosen = metric.name == report.metric
+    chosen = metric.name in report.deciding_metrics
     if metric.name == "mean":
         basis = f"threshold {format_number(metric.threshold)}"
     else:
@@ -172,7 +172,7 @@ def render_markdown(report: Report, source: str | None = None) -> str:
         "| --- | ---: | ---: | ---: | ---: | --- |",
     ]
     for metric in (report.mean, report.pass_rate):
-        decides = "yes" if metric.name == report.metric and report.deciding else "no"
+        decides = "yes" if metric.name in report.deciding_metrics and report.deciding else "no"
         lines.append(
             f"| {_metric_name(metric)} | {_value(metric)} | {format_number(metric.numerator)} "
             f"| {metric.denominator} | {format_number(metric.threshold)} | {decides} |"
@@ -253,13 +253,16 @@ def render_github(report: Report, source: str | None = None) -> str:
                 title="missing trial evidence",
             )
         )
-    chosen = report.mean if report.metric == "mean" else report.pass_rate
+    shown = "; ".join(
+        f"{_metric_name(metric)} {_value(metric)} = {format_number(metric.numerator)} / {metric.denominator}"
+        for metric in (report.mean, report.pass_rate)
+        if metric.name in report.deciding_metrics
+    )
     summary = (
         f"{_verdict(report)} -- "
         f"scheduled {report.scheduled}, observed {report.observed}, valid {report.valid}, "
         f"invalid {report.invalid}, ignored {report.ignored}, missing {report.missing}; "
-        f"{_metric_name(chosen)} {_value(chosen)} = {format_number(chosen.numerator)} / "
-        f"{chosen.denominator}"
+        f"{shown}"
     )
     command = "notice" if report.verdict.releases else "error"
     lines.append(workflow_command(command, summary, title="scorecontract report"))
