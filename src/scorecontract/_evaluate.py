@@ -286,7 +286,7 @@ def evaluate(
         # The fast path knows only the plain record (an envelope, or exact
         # decimals, take the full path), and exact str and bytes: a subclass
         # may override what re reads.
-        if (kind is str or kind is bytes) and not (policy.exact or bound):
+        if (kind is str or kind is bytes) and not (policy.full_path or bound):
             if len(raw) <= max_bytes:
                 match = (_fast_matchers or _compile_fast_matchers())[kind is bytes](raw)
                 if match is not None:
