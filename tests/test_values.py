@@ -201,7 +201,8 @@ CASES = manifest_cases()
 def test_a_decision_dict_has_the_same_keys_and_its_location(case):
     decision = evaluate(fixture_bytes(case["file"]))
     shown = decision.as_dict()
-    assert list(shown) == ["verdict", "code", "message", "score", "policy", "location"]
+    assert list(shown) == ["verdict", "code", "message", "score", "policy", "location", "selection"]
+    assert shown["selection"] is None
     if decision.pos is None:
         assert shown["location"] is None
     else:
