@@ -367,7 +367,7 @@ def evaluate(
             return Decision(Verdict.FAIL, "below-threshold", None, valid, policy)
         return Decision(Verdict.INVALID, problem[0], problem[1], None, policy)
     except InvalidEvidence as exc:
-        return Decision.invalid(exc, policy)
+        return Decision.invalid(too_large_hint(exc), policy)
     except Exception as exc:  # fail closed: a defect here must not release
         return Decision(
             Verdict.INVALID,
@@ -376,6 +376,13 @@ def evaluate(
             None,
             policy,
         )
+
+
+def too_large_hint(error: InvalidEvidence) -> InvalidEvidence:
+    """*error*, with how to raise the limit when it is ``too-large``."""
+    if error.code != "too-large" or "max_bytes=" in error.message:
+        return error
+    return InvalidEvidence(error.code, f"{error.message} bytes; pass max_bytes= to raise the limit")
 
 
 def load_with_records(text: str, policy: Policy) -> tuple[object, list[tuple[str, str]]]:
@@ -422,7 +429,7 @@ def _evaluate_selected(
             return Decision(Verdict.PASS, "meets-threshold", None, valid, policy, None, selection)
         return Decision(Verdict.FAIL, "below-threshold", None, valid, policy, None, selection)
     except InvalidEvidence as exc:
-        return Decision.invalid(exc, policy, selection)
+        return Decision.invalid(too_large_hint(exc), policy, selection)
     except Exception as exc:  # fail closed: a defect here must not release
         return Decision(
             Verdict.INVALID,

@@ -530,6 +530,9 @@ def judge(
             members, resolved, has_threshold, numeric_strings, spellings
         )
     except InvalidEvidence as exc:
+        from ._evaluate import too_large_hint
+
+        exc = too_large_hint(exc)
         return Judgment(
             Outcome.GRADER_ERROR,
             code=exc.code,
