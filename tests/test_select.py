@@ -390,3 +390,12 @@ def test_the_text_line_names_the_path_and_a_lower_direction(tmp_path, capsys):
 def test_too_large_on_the_command_line_names_max_bytes(tmp_path, capsys):
     status, out, _ = _check(tmp_path, capsys, "--select", "/results", "--max-bytes", "10")
     assert status == 3 and "too-large" in out and "--max-bytes 64M" in out
+
+
+def test_every_check_line_names_a_lower_direction(tmp_path, capsys):
+    for extra in ([], ["--format", "github"]):
+        status, out, _ = _check(tmp_path, capsys, "--select", "/results/mmlu/alias", "--threshold", "0.7",
+                                "--direction", "lower", *extra)
+        assert status == 3 and "wrong-type" in out and "(direction lower)" in out
+    status, out, _ = _check(tmp_path, capsys, "--select", "/results/mmlu/alias")
+    assert status == 3 and "direction" not in out
