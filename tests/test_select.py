@@ -399,3 +399,12 @@ def test_every_check_line_names_a_lower_direction(tmp_path, capsys):
         assert status == 3 and "wrong-type" in out and "(direction lower)" in out
     status, out, _ = _check(tmp_path, capsys, "--select", "/results/mmlu/alias")
     assert status == 3 and "direction" not in out
+
+
+def test_a_candidate_binds_the_documents_own_members():
+    text = '{"candidate": "m-1", "run_id": "r-1", "results": {"acc": 0.9}}'
+    assert evaluate(text, select="/results/acc", candidate="m-1").verdict is Verdict.PASS
+    assert evaluate(text, select="/results/acc", candidate="m-2").code == "candidate-mismatch"
+    assert evaluate(text, select="/results/acc", candidate="m-1", run_id="r-0").code == "run-id-mismatch"
+    assert evaluate('{"results": {"acc": 0.9}}', select="/results/acc", candidate="m-1").code == "missing-candidate"
+    assert evaluate("[0.9]", select="/0", candidate="m-1").code == "not-an-object"
