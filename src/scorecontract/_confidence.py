@@ -81,14 +81,21 @@ class Interval(Value):
         """
         details = [f"n={self.n}"]
         if self.se is not None:
-            details.append(f"SE {_digits(self.se, 3, up=True)}")
+            details.append(f"SE {self.shown_se()}")
         if self.unpaired_se is not None:
             details.append(f"unpaired SE {_digits(self.unpaired_se, 3, up=True)}")
         if self.clusters is not None:
             details.append(f"{self.clusters} clusters")
         name = "" if self.method in ("clt", "clustered-clt") else f" ({self.method})"
-        shown = _digits(self.bound, 6, up=self.side == "upper")
-        return f"{_percent(self.confidence)} {self.side} bound{name} {shown} ({', '.join(details)})"
+        return f"{_percent(self.confidence)} {self.side} bound{name} {self.shown_bound()} ({', '.join(details)})"
+
+    def shown_bound(self) -> str:
+        """The bound to six significant digits, rounded against PASS."""
+        return _digits(self.bound, 6, up=self.side == "upper")
+
+    def shown_se(self) -> str:
+        """The standard error to three significant digits, rounded up, or ``n/a``."""
+        return "n/a" if self.se is None else _digits(self.se, 3, up=True)
 
     def needed(self) -> str:
         """``would need about N trials at this variance``, or why none would."""

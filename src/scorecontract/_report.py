@@ -326,7 +326,7 @@ class Report(NoTruthValue, Value):
         """
         chosen = self.mean if self.metric == "mean" else self.pass_rate
         metric = chosen.as_dict()
-        metric["decides"] = self.deciding
+        metric["decides"] = self.deciding and chosen.name in self.deciding_metrics
         metrics = {}
         for key, item in (("mean", self.mean), ("pass_rate", self.pass_rate)):
             shown = item.as_dict()
