@@ -229,7 +229,7 @@ TAKES_EFFECT = [
      "FAIL below-threshold: pass rate"),
     ("report --confidence decides on the bound",
      ["report", "--scheduled", "20", FLAPPING], ["report", "--scheduled", "20", "--confidence", "0.95", FLAPPING],
-     (0, 1), "95% lower bound 0.665862 (n=20, SE 0.0877) < threshold 0.8; would need about 4156 trials"),
+     (0, 1), "95% lower bound 0.665862 (n=20, SE 0.0876) < threshold 0.8; would need about 4156 trials"),
     ("report --bound hoeffding",
      ["report", "--scheduled", "20", "--confidence", "0.95", FLAPPING],
      ["report", "--scheduled", "20", "--confidence", "0.95", "--bound", "hoeffding", FLAPPING],

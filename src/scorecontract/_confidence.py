@@ -77,13 +77,13 @@ class Interval(Value):
 
         The bound has six significant digits, rounded against PASS (down
         for a lower bound, up for an upper one); the standard errors three,
-        rounded up.
+        to nearest (they are shown, never compared).
         """
         details = [f"n={self.n}"]
         if self.se is not None:
             details.append(f"SE {self.shown_se()}")
         if self.unpaired_se is not None:
-            details.append(f"unpaired SE {_digits(self.unpaired_se, 3, up=True)}")
+            details.append(f"unpaired SE {self.unpaired_se:.3g}")
         if self.clusters is not None:
             details.append(f"{self.clusters} clusters")
         name = "" if self.method in ("clt", "clustered-clt") else f" ({self.method})"
@@ -94,8 +94,8 @@ class Interval(Value):
         return _digits(self.bound, 6, up=self.side == "upper")
 
     def shown_se(self) -> str:
-        """The standard error to three significant digits, rounded up, or ``n/a``."""
-        return "n/a" if self.se is None else _digits(self.se, 3, up=True)
+        """The standard error to three significant digits, or ``n/a``."""
+        return "n/a" if self.se is None else f"{self.se:.3g}"
 
     def needed(self) -> str:
         """``would need about N trials at this variance``, or why none would."""
