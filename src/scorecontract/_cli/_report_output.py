@@ -149,7 +149,8 @@ def render_text(report: Report, source: str | None = None) -> str:
     lines.append(_metric_line(report, report.mean))
     lines.append(_metric_line(report, report.pass_rate))
     for what, interval, threshold in _intervals(report):
-        lines.append(f"bound: {_interval_text(what, interval, threshold)}")
+        if what != "mean difference":  # the paired line below shows it
+            lines.append(f"bound: {_interval_text(what, interval, threshold)}")
     lines.extend(_regression_lines(report))
     if report.invalid:
         lines.append(f"invalid observations: {report.invalid} ({_by_code(report)})")
