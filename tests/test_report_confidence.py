@@ -48,6 +48,9 @@ def scores_of(path):
 def test_the_fixtures_are_what_the_tables_say():
     # The tables below rest on these files: a test that found other data
     # would prove nothing.
+    assert sorted(p.name for p in REPORTS.iterdir()) == [
+        "baseline.jsonl", "candidate.jsonl", "clustered.jsonl", "flapping.jsonl",
+    ]
     assert scores_of(FLAPPING) == [1] * 16 + [0.2] + [0] * 3
     assert len(scores_of(CLUSTERED)) == 24
     assert len(scores_of(CANDIDATE)) == len(scores_of(BASELINE)) == 30
