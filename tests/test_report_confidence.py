@@ -495,3 +495,29 @@ def test_direction_lower_decides_on_the_upper_bound():
     assert interval.side == "upper" and interval.bound > 0.2 and interval.meets
     with pytest.raises(PolicyError):
         direction(types.SimpleNamespace(direction="sideways"))  # type: ignore[arg-type]
+
+
+def test_candidate_binds_the_candidates_file_only():
+    # The baseline is another model's run: its lines name that model.
+    candidate = b"".join(
+        line.rstrip(b"}\n") + b', "candidate": "m-2"}\n' for line in CANDIDATE.read_bytes().splitlines(keepends=True)
+    )
+    baseline = b"".join(
+        line.rstrip(b"}\n") + b', "candidate": "m-1"}\n' for line in BASELINE.read_bytes().splitlines(keepends=True)
+    )
+    result = report(candidate, scheduled=30, candidate="m-2", baseline=baseline, max_regression=0.05)
+    assert result.verdict is Verdict.PASS and result.regression.pairs == 30
+    # The candidate's own lines are still bound.
+    wrong = report(baseline, scheduled=30, candidate="m-2", baseline=baseline, max_regression=0.05)
+    assert wrong.verdict is Verdict.INVALID and wrong.invalid_by_code == {"candidate-mismatch": 30}
+
+
+def test_exact_policies_decide_on_the_same_bounds():
+    exact = Policy(Decimal("0.8"), exact=True)
+    result = report(FLAPPING, scheduled=20, policy=exact, confidence=Decimal("0.95"))
+    assert result.message == FLAP_TEXT
+    assert receipt_dict(result)["confidence"] == Decimal("0.95")
+    paired = report(CANDIDATE, scheduled=30, policy=exact, confidence=Decimal("0.95"), baseline=BASELINE,
+                    max_regression=Decimal("0.05"))
+    floats = report(CANDIDATE, scheduled=30, confidence=0.95, baseline=BASELINE, max_regression=0.05)
+    assert paired.regression.interval.bound == floats.regression.interval.bound

@@ -946,7 +946,9 @@ def report(
         return _gate(tally, options, sha256, population_sha256, failure)
     # The baseline runs the same strict contract, over the same population,
     # with its own tally; its report is kept whole in the comparison.
-    baseline_tally = Tally(count, ids, policy, max_listed, candidate, cluster_by, True)
+    # *candidate* binds the candidate's file only: the baseline is another
+    # model's run, whose lines name that model.
+    baseline_tally = Tally(count, ids, policy, max_listed, None, cluster_by, True)
     baseline_sha256, baseline_failure = _read_into(baseline_tally, baseline, max_line_bytes, "baseline")
     plain = _Gate(metric, min_pass_rate, None, "clt", cluster_by, None)
     baseline_report = _gate(baseline_tally, plain, baseline_sha256, population_sha256, baseline_failure)
