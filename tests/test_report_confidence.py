@@ -521,3 +521,13 @@ def test_exact_policies_decide_on_the_same_bounds():
                     max_regression=Decimal("0.05"))
     floats = report(CANDIDATE, scheduled=30, confidence=0.95, baseline=BASELINE, max_regression=0.05)
     assert paired.regression.interval.bound == floats.regression.interval.bound
+
+
+def test_a_cluster_query_must_select_exactly_one_value():
+    lines = [json.dumps({"trial_id": f"t{i}", "meta": {"q": [f"q{i % 2}"] * (1 + (i == 3))}, "score": i / 10})
+             for i in range(4)]
+    data = ("\n".join(lines) + "\n").encode()
+    result = report(data, scheduled=4, threshold=0, confidence=0.9, cluster_by="$.meta.q[*]")
+    assert result.invalid_by_code == {"bad-cluster": 1}
+    assert "not 2 values" in result.invalid_observations[0].message
+    assert result.invalid_observations[0].trial_id == "t3"

@@ -7,6 +7,8 @@ kept grows with the number of *scheduled trials* (one small entry each, to
 recognise reruns and to list each trial in JUnit XML), never with the
 number of lines: invalid observations and ignored reruns are counted, by
 reason code, and only the first *max_listed* of each are kept in detail.
+Under a cluster query or a paired comparison each valid trial's score (and
+cluster) is kept too: still one entry per scheduled trial.
 
 The verdict is not decided here: ``_report`` reads the finished tally.
 """
