@@ -531,3 +531,22 @@ def test_a_cluster_query_must_select_exactly_one_value():
     assert result.invalid_by_code == {"bad-cluster": 1}
     assert "not 2 values" in result.invalid_observations[0].message
     assert result.invalid_observations[0].trial_id == "t3"
+
+
+def test_not_deciding_still_lists_the_pairs_and_never_raises():
+    # The candidate lacks t01; the baseline has every trial.  Over the 29
+    # pairs every difference is 0, which has no CLT bound: the report is
+    # still missing-evidence, with the comparison listed, not an exception.
+    scores = scores_of(BASELINE)
+    manifest = [f"t{i:02d}" for i in range(1, 31)]
+    candidate = b"".join(line for line in BASELINE.read_bytes().splitlines(keepends=True)[1:])
+    result = report(candidate, manifest=manifest, baseline=BASELINE, max_regression=0.05, confidence=0.95)
+    assert result.verdict is Verdict.INVALID and result.code == "missing-evidence"
+    assert result.regression.pairs == 29 and result.regression.only_baseline_trials == ("t01",)
+    assert result.regression.interval is None and result.regression.mean_difference == 0.0
+    assert len(scores) == 30
+    # And the baseline lacking one, with identical pairs: the same.
+    short = b"".join(BASELINE.read_bytes().splitlines(keepends=True)[1:])
+    other = report(BASELINE, manifest=manifest, baseline=short, max_regression=0.05, confidence=0.95)
+    assert other.verdict is Verdict.INVALID and other.message.startswith("the baseline: ")
+    assert other.regression.only_candidate_trials == ("t01",)

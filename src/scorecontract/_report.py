@@ -461,8 +461,15 @@ def interval_side(policy: Policy) -> str:
     return "upper" if direction(policy) == "lower" else "lower"
 
 
-def _regression(tally: Tally, baseline: Report, baseline_tally: Tally | None, options: _Gate) -> Regression:
-    """Pair the candidate's trials with the baseline's and compare them."""
+def _regression(
+    tally: Tally, baseline: Report, baseline_tally: Tally | None, options: _Gate, bounded: bool = True
+) -> Regression:
+    """Pair the candidate's trials with the baseline's and compare them.
+
+    With a confidence and *bounded*, the comparison is on the paired
+    bound, and ``InvalidEvidence`` (``insufficient-trials``) when there is
+    none; else on the point difference.
+    """
     from fractions import Fraction
 
     from ._stats import Sums, paired_bound
@@ -495,7 +502,7 @@ def _regression(tally: Tally, baseline: Report, baseline_tally: Tally | None, op
         # Exactly, without dividing: total >= -D * n (or <= D * n).
         product = context.multiply(threshold, len(pairs))
         meets = sums.total >= product if side == "lower" else sums.total <= product
-        if options.confidence is not None:
+        if options.confidence is not None and bounded:
             from ._confidence import Interval
             from ._tally import cluster_sums
 
@@ -709,7 +716,6 @@ def _gate(
         # keeps it from deciding keeps the comparison from deciding.
         verdict, code = baseline.verdict, baseline.code
         message = f"the baseline: {baseline.message}"
-        regression = _regression(tally, baseline, baseline_tally, options)
     else:
         try:
             if options.confidence is not None:
@@ -738,6 +744,10 @@ def _gate(
                 verdict, code = Verdict.PASS, "meets-threshold"
             else:
                 verdict, code = Verdict.FAIL, "below-threshold"
+    if baseline is not None and regression is None:
+        # Not deciding: the pairs, and the trials valid on one side only,
+        # are still counted and listed; no bound is computed.
+        regression = _regression(tally, baseline, baseline_tally, options, bounded=False)
     listed_missing = tally.missing_trials()
     return Report(
         verdict=verdict,
