@@ -23,6 +23,10 @@ from support import FIXTURES
 
 KEY = b"0123456789abcdef0123456789abcdef"
 PASS = str(FIXTURES / "pass-0.9.json")
+FLAPPING = str(FIXTURES / "reports" / "flapping.jsonl")
+CLUSTERED = str(FIXTURES / "reports" / "clustered.jsonl")
+CANDIDATE = str(FIXTURES / "reports" / "candidate.jsonl")
+BASELINE = str(FIXTURES / "reports" / "baseline.jsonl")
 TRIALS = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": NaN}\n{"trial_id": "c", "score": 0.7}\n'
 
 
@@ -165,6 +169,29 @@ REFUSED = [
     ("sign --candidate", ["sign", "--key-file", "key", "--candidate", "m", "pass.json"], None),
     ("sign --format", ["sign", "--key-file", "key", "--format", "json", "pass.json"], None),
     ("sign --receipt", ["sign", "--key-file", "key", "--receipt", "r.json", "pass.json"], None),
+    # report: confidence bounds and the paired gate.
+    ("report --bound without --confidence",
+     ["report", "--scheduled", "3", "--bound", "hoeffding", "trials.jsonl"], "missing-option"),
+    ("report --cluster-by without --confidence",
+     ["report", "--scheduled", "3", "--cluster-by", "question_id", "trials.jsonl"], "missing-option"),
+    ("report --max-regression without --baseline",
+     ["report", "--scheduled", "3", "--max-regression", "0.05", "trials.jsonl"], "missing-option"),
+    ("report --baseline without --max-regression",
+     ["report", "--scheduled", "3", "--baseline", "trials.jsonl", "trials.jsonl"], "missing-option"),
+    ("report --baseline --metric pass-rate",
+     ["report", "--scheduled", "3", "--metric", "pass-rate", "--baseline", "trials.jsonl", "--max-regression", "0",
+      "trials.jsonl"], "option-conflict"),
+    ("report --baseline - with trials -",
+     ["report", "--scheduled", "3", "--baseline", "-", "--max-regression", "0", "-"], "option-conflict"),
+    ("report --confidence 0.5", ["report", "--scheduled", "3", "--confidence", "0.5", "trials.jsonl"], "bad-policy"),
+    ("report --confidence 1", ["report", "--scheduled", "3", "--confidence", "1", "trials.jsonl"], "bad-policy"),
+    ("report --confidence nan", ["report", "--scheduled", "3", "--confidence", "nan", "trials.jsonl"], "bad-threshold"),
+    ("report --bound other", ["report", "--scheduled", "3", "--confidence", "0.9", "--bound", "wald", "trials.jsonl"], None),
+    ("report --max-regression -0.1",
+     ["report", "--scheduled", "3", "--baseline", "trials.jsonl", "--max-regression", "-0.1", "trials.jsonl"],
+     "bad-threshold"),
+    ("report --cluster-by a bad query",
+     ["report", "--scheduled", "3", "--confidence", "0.9", "--cluster-by", "$[", "trials.jsonl"], "bad-selector"),
     # demo takes nothing.
     ("demo --format", ["demo", "--format", "json"], None),
     ("demo with an argument", ["demo", "extra"], None),
@@ -250,6 +277,21 @@ TAKES_EFFECT = [
     ("report --metric pass-rate", ["report", "--scheduled", "1", "one.jsonl"],
      ["report", "--scheduled", "1", "--metric", "pass-rate", "--threshold", "0.95", "one.jsonl"], (0, 1),
      "FAIL below-threshold: pass rate"),
+    ("report --confidence decides on the bound",
+     ["report", "--scheduled", "20", FLAPPING], ["report", "--scheduled", "20", "--confidence", "0.95", FLAPPING],
+     (0, 1), "95% lower bound 0.665862 (n=20, SE 0.0876) < threshold 0.8; would need about 4156 trials"),
+    ("report --bound hoeffding",
+     ["report", "--scheduled", "20", "--confidence", "0.95", FLAPPING],
+     ["report", "--scheduled", "20", "--confidence", "0.95", "--bound", "hoeffding", FLAPPING],
+     (1, 1), "95% lower bound (hoeffding) 0.536333 (n=20)"),
+    ("report --cluster-by",
+     ["report", "--scheduled", "24", "--threshold", "0.7", "--confidence", "0.95", CLUSTERED],
+     ["report", "--scheduled", "24", "--threshold", "0.7", "--confidence", "0.95", "--cluster-by", "question_id",
+      CLUSTERED], (0, 1), "8 clusters"),
+    ("report --baseline --max-regression",
+     ["report", "--scheduled", "30", CANDIDATE],
+     ["report", "--scheduled", "30", "--baseline", BASELINE, "--max-regression", "0.05", CANDIDATE],
+     (1, 0), "mean difference -0.00333333 (candidate - baseline, 30 pairs) >= -0.05"),
     ("report --max-listed with text", _report_lines("text"), _report_lines("text", "--max-listed", "0"), (3, 3),
      "more, not listed\n"),
     ("report --max-listed with json", _report_lines("json"), _report_lines("json", "--max-listed", "0"), (3, 3),

@@ -51,6 +51,10 @@ def check_signatures() -> None:
     assert_type(decide(1, threshold=1), Verdict)
     assert_type(report(b"", scheduled=1, threshold=0.5, min_pass_rate=0.9), Report)
     assert_type(report(b"", scheduled=1, min_pass_rate=None), Report)
+    assert_type(
+        report(b"", scheduled=1, confidence=0.95, bound="hoeffding", cluster_by="$.q", baseline=b"", max_regression=0),
+        Report,
+    )
     assert_type(judge("{}", threshold=None), Judgment)
     assert_type(dumps({"score": 0.9}, shape="trial"), str)
     assert_type(Policy().replace(version="v2", review_owner=None), Policy)
@@ -94,6 +98,13 @@ def check_report(result: Report, metric: Metric, observation: Observation) -> No
     assert_type(result.missing_trials, "tuple[str, ...]")
     assert_type(metric.meets, "bool | None")
     assert_type(metric.denominator, int)
+    assert_type(result.confidence, "int | float | Decimal | None")
+    if metric.interval is not None:
+        assert_type(metric.interval.bound, float)
+        assert_type(metric.interval.trials_needed, "int | None")
+    if result.regression is not None:
+        assert_type(result.regression.pairs, int)
+        assert_type(result.regression.baseline, Report)
     assert_type(observation.line, int)
     assert_type(observation.trial_id, "str | None")
 

@@ -57,9 +57,11 @@ REASONS = {
     "bad-trial-id": "a trial record's trial_id is not a non-empty string",
     "not-scheduled": "a trial record names a trial outside the declared population",
     "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
-    "population-mismatch": "a report's file names more distinct trials than --scheduled declares",
+    "population-mismatch": "a report's file names more distinct trials than --scheduled declares, or its baseline other trials",
     "population-unknown": "under a bare --scheduled count, an observation names no readable trial id (give a manifest)",
     "insufficient-trials": "a confidence bound the trials cannot support: n = 1, zero variance or one cluster",
+    "missing-cluster": "under --cluster-by, a trial record has no cluster member",
+    "bad-cluster": "under --cluster-by, a trial record's cluster is not one string or integer",
     # Grader errors: no usable judgment (GRADER_ERROR, INVALID at the gate).
     "extraction-failed": "no JSON object found in the grader's answer, or it is cut off",
     "verdict-not-boolean": '"pass" is not a JSON boolean (nor an accepted spelling)',

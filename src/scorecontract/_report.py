@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from decimal import Decimal
     from typing import BinaryIO, Iterator, Mapping, Sequence, Union
 
+    from ._confidence import Interval
     from ._policy import Policy
     from ._score import Number
 
@@ -98,11 +99,13 @@ class Metric(Value):
     decide only when no scheduled trial lacks evidence.  The numerator and
     value are floats for display; where a double cannot hold one (an exact
     policy's ``1e999`` would be ``inf``, its ``1e-999`` ``0.0``) it is the
-    ``decimal.Decimal`` instead.  Metrics are immutable and compare equal
-    by value.
+    ``decimal.Decimal`` instead.  ``interval`` is the confidence bound the
+    metric decided on (an ``Interval``, under ``confidence=``), or None:
+    with one, ``meets`` is the bound's verdict, not the point estimate's.
+    Metrics are immutable and compare equal by value.
     """
 
-    __slots__ = ("name", "numerator", "denominator", "value", "threshold", "meets")
+    __slots__ = ("name", "numerator", "denominator", "value", "threshold", "meets", "interval")
     _shown = ("name", "numerator", "denominator", "value")
 
     name: str
@@ -111,6 +114,7 @@ class Metric(Value):
     value: float | Decimal | None
     threshold: Number
     meets: bool | None
+    interval: Interval | None
 
     def __init__(
         self,
@@ -118,6 +122,7 @@ class Metric(Value):
         numerator: Decimal | int,
         denominator: int,
         threshold: Number,
+        interval: Interval | None = None,
     ) -> None:
         value: float | Decimal | None = None
         meets: bool | None = None
@@ -131,6 +136,8 @@ class Metric(Value):
             # threshold * denominator, in exact decimal arithmetic.
             product = exact_context().multiply(to_decimal(threshold), Decimal(denominator))
             meets = Decimal(numerator) >= product
+        if interval is not None:
+            meets = interval.meets
         self._fill(
             name=name,
             numerator=numerator if isinstance(numerator, int) else _for_display(numerator),
@@ -138,6 +145,7 @@ class Metric(Value):
             value=value,
             threshold=threshold,
             meets=meets,
+            interval=interval,
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -149,6 +157,7 @@ class Metric(Value):
             "denominator": self.denominator,
             "threshold": self.threshold,
             "meets_threshold": self.meets,
+            "interval": None if self.interval is None else self.interval.as_dict(),
         }
 
 
@@ -220,7 +229,13 @@ class Report(NoTruthValue, Value):
     - ``sha256`` and ``size``: of the whole input, every byte read;
     - ``population_sha256``: of the manifest's ids, or None;
     - ``policy``: the ``Policy`` applied;
-    - ``candidate``: the candidate every line had to name, or None.
+    - ``candidate``: the candidate every line had to name, or None;
+    - ``confidence``: the confidence the metrics decided at, or None (the
+      point estimates decided); ``bound``, the mean's method (``"clt"`` or
+      ``"hoeffding"``), and ``cluster_by``, the query naming each trial's
+      cluster, or None; each deciding metric's ``interval`` holds its bound;
+    - ``regression``: the paired comparison with a baseline (a
+      ``Regression``), or None.
 
     Reports are immutable all the way down (their metrics and observations
     too), so what a receipt shows is what was decided; they compare equal
@@ -233,6 +248,7 @@ class Report(NoTruthValue, Value):
         "_invalid_by_code", "invalid_observations", "invalid_not_listed", "ignored_observations",
         "ignored_not_listed", "missing_trials", "missing_not_listed", "sha256", "size",
         "population_sha256", "policy", "candidate", "_trials", "_failed_scores", "_first_invalid",
+        "confidence", "bound", "cluster_by", "regression",
     )
     _shown = ("verdict", "code", "scheduled", "observed", "valid", "invalid", "ignored", "missing")
 
@@ -265,6 +281,10 @@ class Report(NoTruthValue, Value):
     _trials: dict[str, int | None]
     _failed_scores: dict[str, object]
     _first_invalid: dict[str, tuple[str, str]]
+    confidence: Number | None
+    bound: str
+    cluster_by: str | None
+    regression: Regression | None
 
     def __init__(self, **fields: object) -> None:
         missing = [name for name in self.__slots__ if name not in fields]
@@ -306,7 +326,7 @@ class Report(NoTruthValue, Value):
         """
         chosen = self.mean if self.metric == "mean" else self.pass_rate
         metric = chosen.as_dict()
-        metric["decides"] = self.deciding
+        metric["decides"] = self.deciding and chosen.name in self.deciding_metrics
         metrics = {}
         for key, item in (("mean", self.mean), ("pass_rate", self.pass_rate)):
             shown = item.as_dict()
@@ -337,7 +357,177 @@ class Report(NoTruthValue, Value):
             "candidate": self.candidate,
             "input": {"sha256": self.sha256, "bytes": self.size},
             "population": {"scheduled": self.scheduled, "manifest_sha256": self.population_sha256},
+            "confidence": self.confidence,
+            "bound": self.bound if self.confidence is not None else None,
+            "cluster_by": self.cluster_by,
+            "regression": None if self.regression is None else self.regression.as_dict(),
         }
+
+
+class Regression(Value):
+    """A paired comparison with a baseline: ``Report.regression``.
+
+    Attributes: ``name`` (``"regression"``); ``max_regression``, the
+    largest regression allowed, D; ``pairs``, the scheduled trials with
+    valid evidence on both sides; ``mean_difference``, the mean of the
+    per-trial differences candidate - baseline (a float, None without
+    pairs); ``meets``, whether the difference is at least -D (for a policy
+    whose direction is ``"lower"``, at most D): the point difference, or
+    its confidence bound, ``interval`` (an ``Interval`` whose
+    ``unpaired_se`` shows what pairing bought), when a confidence was
+    given; ``only_candidate`` and ``only_baseline``, how many trials had
+    valid evidence on one side only, with the first ``max_listed`` ids in
+    ``only_candidate_trials`` and ``only_baseline_trials``; and
+    ``baseline``, the baseline's own ``Report``.
+    """
+
+    __slots__ = (
+        "name", "max_regression", "pairs", "mean_difference", "meets", "interval", "only_candidate",
+        "only_baseline", "only_candidate_trials", "only_baseline_trials", "baseline",
+    )
+    _shown = ("pairs", "mean_difference", "max_regression", "meets")
+
+    name: str
+    max_regression: Number
+    pairs: int
+    mean_difference: float | None
+    meets: bool | None
+    interval: Interval | None
+    only_candidate: int
+    only_baseline: int
+    only_candidate_trials: tuple[str, ...]
+    only_baseline_trials: tuple[str, ...]
+    baseline: Report
+
+    def __init__(self, **fields: object) -> None:
+        self._fill(name="regression", **fields)
+
+    def text(self) -> str:
+        """The comparison as the verdict's message says it."""
+        if self.mean_difference is None:
+            return "no trial has valid evidence on both sides"
+        limit = format_number(self.max_regression)
+        interval = self.interval
+        if interval is None:
+            lower = interval_side(self.baseline.policy) == "lower"
+            relation = (">=" if self.meets else "<") if lower else ("<=" if self.meets else ">")
+            shown = f"-{limit}" if lower else limit
+            return (
+                f"mean difference {self.mean_difference:.6g} (candidate - baseline, {self.pairs} pairs) "
+                f"{relation} {shown}"
+            )
+        if interval.side == "lower":
+            relation, shown = (">=" if self.meets else "<"), f"-{limit}"
+        else:
+            relation, shown = ("<=" if self.meets else ">"), limit
+        text = (
+            f"mean difference {self.mean_difference:.6g} (candidate - baseline), "
+            f"{interval.summary()} {relation} {shown}"
+        )
+        needed = interval.needed()
+        return f"{text}; {needed}" if needed else text
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the comparison as a JSON-ready dict (the baseline's input and counts)."""
+        base = self.baseline
+        return {
+            "max_regression": self.max_regression,
+            "pairs": self.pairs,
+            "mean_difference": self.mean_difference,
+            "meets_threshold": self.meets,
+            "interval": None if self.interval is None else self.interval.as_dict(),
+            "only_candidate": self.only_candidate,
+            "only_baseline": self.only_baseline,
+            "only_candidate_trials": list(self.only_candidate_trials),
+            "only_baseline_trials": list(self.only_baseline_trials),
+            "baseline": {
+                "verdict": base.verdict.value,
+                "code": base.code,
+                "message": base.message,
+                "valid": base.valid,
+                "invalid": base.invalid,
+                "ignored": base.ignored,
+                "missing": base.missing,
+                "mean": base.mean.as_dict(),
+                "input": {"sha256": base.sha256, "bytes": base.size},
+            },
+        }
+
+
+def interval_side(policy: Policy) -> str:
+    """``"lower"`` when higher scores are better, else ``"upper"``."""
+    from ._confidence import direction
+
+    return "upper" if direction(policy) == "lower" else "lower"
+
+
+def _regression(
+    tally: Tally, baseline: Report, baseline_tally: Tally | None, options: _Gate, bounded: bool = True
+) -> Regression:
+    """Pair the candidate's trials with the baseline's and compare them.
+
+    With a confidence and *bounded*, the comparison is on the paired
+    bound, and ``InvalidEvidence`` (``insufficient-trials``) when there is
+    none; else on the point difference.
+    """
+    from fractions import Fraction
+
+    from ._stats import Sums, paired_bound
+
+    if tally.scores is None or baseline_tally is None or baseline_tally.scores is None:
+        raise InvalidEvidence("internal-error", "a paired comparison without scores; please report it")
+    mine, theirs = tally.scores, baseline_tally.scores
+    pairs = [trial_id for trial_id in mine if trial_id in theirs]
+    only_candidate = [trial_id for trial_id in mine if trial_id not in theirs]
+    only_baseline = [trial_id for trial_id in theirs if trial_id not in mine]
+    limit = tally.max_listed
+    max_regression = options.max_regression
+    if max_regression is None:  # unreachable: checked with the options
+        raise PolicyError("bad-policy", "a baseline needs max_regression")
+    context = exact_context()
+    differences: dict[Decimal, int] = {}
+    values: dict[str, Decimal] = {}
+    for trial_id in pairs:
+        value = context.subtract(to_decimal(mine[trial_id]), to_decimal(theirs[trial_id]))  # type: ignore[arg-type]
+        values[trial_id] = value
+        differences[value] = differences.get(value, 0) + 1
+    side = interval_side(tally.policy)
+    threshold = -to_decimal(max_regression) if side == "lower" else to_decimal(max_regression)
+    mean_difference: float | None = None
+    meets: bool | None = None
+    interval = None
+    if pairs:
+        sums = Sums.of_counts(differences)
+        mean_difference = float(Fraction(sums.total) / sums.count)
+        # Exactly, without dividing: total >= -D * n (or <= D * n).
+        product = context.multiply(threshold, len(pairs))
+        meets = sums.total >= product if side == "lower" else sums.total <= product
+        if options.confidence is not None and bounded:
+            from ._confidence import Interval
+            from ._tally import cluster_sums
+
+            clusters = None
+            if options.cluster_by is not None:
+                clusters = cluster_sums(tally.cluster_of, values, pairs)
+            try:
+                bound = paired_bound(
+                    sums, confidence=options.confidence, side=side, clusters=clusters,
+                    candidate=Sums.of(mine[t] for t in pairs),  # type: ignore[misc]
+                    baseline=Sums.of(theirs[t] for t in pairs),  # type: ignore[misc]
+                )
+            except InvalidEvidence as exc:
+                from ._confidence import _HINT
+
+                raise InvalidEvidence(exc.code, exc.message + _HINT) from None
+            interval = Interval(bound, threshold)
+            meets = interval.meets
+    return Regression(
+        max_regression=max_regression, pairs=len(pairs), mean_difference=mean_difference, meets=meets,
+        interval=interval, only_candidate=len(only_candidate), only_baseline=len(only_baseline),
+        only_candidate_trials=tuple(only_candidate if limit is None else only_candidate[:limit]),
+        only_baseline_trials=tuple(only_baseline if limit is None else only_baseline[:limit]),
+        baseline=baseline,
+    )
 
 
 def _population(scheduled: object, manifest: object) -> tuple[int, list[str] | None, str | None]:
@@ -449,19 +639,47 @@ def _deciding_metrics(metric: str, min_pass_rate: Number | None) -> tuple[str, .
     return ("mean", "pass-rate")
 
 
+class _Gate:
+    """What decides, besides the tally: the options of one ``report()`` call."""
+
+    __slots__ = ("metric", "min_pass_rate", "confidence", "bound", "cluster_by", "max_regression")
+
+    def __init__(
+        self, metric: str, min_pass_rate: Number | None, confidence: Number | None, bound: str,
+        cluster_by: str | None, max_regression: Number | None,
+    ) -> None:
+        self.metric = metric
+        self.min_pass_rate = min_pass_rate
+        self.confidence = confidence
+        self.bound = bound
+        self.cluster_by = cluster_by
+        self.max_regression = max_regression
+
+
 def _gate(
     tally: Tally,
-    metric: str,
-    min_pass_rate: Number | None,
+    options: _Gate,
     sha256: str,
     population_sha256: str | None,
     failure: tuple[str, str] | None,
+    baseline: Report | None = None,
+    baseline_tally: Tally | None = None,
 ) -> Report:
-    """Decide the finished *tally* and return its ``Report``."""
+    """Decide the finished *tally* and return its ``Report``.
+
+    With *baseline* (the baseline's own report, over its *baseline_tally*),
+    the paired difference decides instead of the mean.
+    """
+    metric, min_pass_rate = options.metric, options.min_pass_rate
     policy = tally.policy
     mean = Metric("mean", tally.total(), tally.valid, policy.threshold)
     pass_rate = Metric("pass-rate", tally.passed, tally.valid, 1 if min_pass_rate is None else min_pass_rate)
     deciding_metrics = _deciding_metrics(metric, min_pass_rate)
+    regression: Regression | None = None
+    if baseline is not None:
+        # The paired difference decides in the mean's place; a stated
+        # minimum pass rate still decides beside it.
+        deciding_metrics = ("regression",) + (("pass-rate",) if min_pass_rate is not None else ())
     missing = tally.scheduled - tally.valid
     deciding = False
     if failure is not None:
@@ -493,17 +711,43 @@ def _gate(
             message += f"; review owner: {policy.review_owner!r}"
         else:
             verdict = Verdict.INVALID
+    elif baseline is not None and not baseline.deciding:
+        # The baseline's evidence is judged by the same contract: whatever
+        # keeps it from deciding keeps the comparison from deciding.
+        verdict, code = baseline.verdict, baseline.code
+        message = f"the baseline: {baseline.message}"
     else:
-        deciding = True
-        compared = [item for item in (mean, pass_rate) if item.name in deciding_metrics]
-        message = "; ".join(
-            f"{_metric_text(item)} {'>=' if item.meets is True else '<'} {format_number(item.threshold)}"
-            for item in compared
-        )
-        if all(item.meets is True for item in compared):
-            verdict, code = Verdict.PASS, "meets-threshold"
+        try:
+            if options.confidence is not None:
+                mean, pass_rate = _bounded(tally, mean, pass_rate, deciding_metrics, options)
+            if baseline is not None:
+                regression = _regression(tally, baseline, baseline_tally, options)
+                unpaired = regression.only_candidate + regression.only_baseline
+                if unpaired:
+                    raise InvalidEvidence(
+                        "population-mismatch",
+                        f"{regression.only_candidate} trials have valid evidence only in the candidate "
+                        f"and {regression.only_baseline} only in the baseline: with a bare count the "
+                        "two files name different trials (give a manifest)",
+                    )
+        except InvalidEvidence as exc:
+            verdict, code, message = Verdict.INVALID, exc.code, exc.message
         else:
-            verdict, code = Verdict.FAIL, "below-threshold"
+            deciding = True
+            compared: list[Metric | Regression] = [
+                item for item in (mean, pass_rate) if item.name in deciding_metrics
+            ]
+            if regression is not None:
+                compared.insert(0, regression)
+            message = "; ".join(_comparison(item) for item in compared)
+            if all(item.meets is True for item in compared):
+                verdict, code = Verdict.PASS, "meets-threshold"
+            else:
+                verdict, code = Verdict.FAIL, "below-threshold"
+    if baseline is not None and regression is None:
+        # Not deciding: the pairs, and the trials valid on one side only,
+        # are still counted and listed; no bound is computed.
+        regression = _regression(tally, baseline, baseline_tally, options, bounded=False)
     listed_missing = tally.missing_trials()
     return Report(
         verdict=verdict,
@@ -535,7 +779,52 @@ def _gate(
         _trials=tally.trials,
         _failed_scores=tally.failed_scores,
         _first_invalid=tally.first_invalid,
+        confidence=options.confidence,
+        bound=options.bound,
+        cluster_by=options.cluster_by,
+        regression=regression,
     )
+
+
+def _bounded(
+    tally: Tally, mean: Metric, pass_rate: Metric, deciding_metrics: tuple[str, ...], options: _Gate
+) -> tuple[Metric, Metric]:
+    """*mean* and *pass_rate*, the deciding ones with their confidence bounds.
+
+    Raises ``InvalidEvidence`` (``insufficient-trials``) when the CLT
+    cannot bound the mean.
+    """
+    from ._confidence import mean_bound, pass_rate_bound
+
+    confidence = options.confidence
+    if confidence is None:  # unreachable: the caller checks
+        return mean, pass_rate
+    if "mean" in deciding_metrics:
+        interval = mean_bound(
+            tally.sums(), confidence, mean.threshold, options.bound, tally.policy, tally.cluster_list()
+        )
+        mean = Metric("mean", tally.total(), tally.valid, mean.threshold, interval)
+    if "pass-rate" in deciding_metrics:
+        interval = pass_rate_bound(tally.passed, tally.valid, confidence, pass_rate.threshold)
+        pass_rate = Metric("pass-rate", tally.passed, tally.valid, pass_rate.threshold, interval)
+    return mean, pass_rate
+
+
+def _comparison(item: Metric | Regression) -> str:
+    """One deciding metric against its minimum, as the verdict's message says it."""
+    if isinstance(item, Regression):
+        return item.text()
+    interval = item.interval
+    threshold = format_number(item.threshold)
+    if interval is None:
+        return f"{_metric_text(item)} {'>=' if item.meets is True else '<'} {threshold}"
+    if interval.side == "lower":
+        relation = ">=" if interval.meets else "<"
+    else:
+        relation = "<=" if interval.meets else ">"
+    text = f"{_metric_text(item)}, {interval.summary()} {relation} threshold {threshold}"
+    needed = interval.needed()
+    return f"{text}; {needed}" if needed else text
 
 
 def _metric_text(metric: Metric) -> str:
@@ -573,6 +862,11 @@ def report(
     max_line_bytes: int = DEFAULT_MAX_BYTES,
     max_listed: int | None = DEFAULT_MAX_LISTED,
     candidate: str | None = None,
+    confidence: Number | None = None,
+    bound: str = "clt",
+    cluster_by: str | None = None,
+    baseline: Source | None = None,
+    max_regression: Number | None = None,
 ) -> Report:
     """Gate a JSON Lines file of trial records and return a ``Report``.
 
@@ -620,20 +914,61 @@ def report(
     ``candidate-mismatch``).  A policy with ``require_candidate`` raises
     ``PolicyError`` (``candidate-required``) without it.
 
+    *confidence*, in (0.5, 1) (e.g. 0.95), makes each deciding metric
+    decide on a one-sided confidence bound instead of its point estimate:
+    the pass rate on the exact Clopper-Pearson lower bound, the mean on the
+    central-limit bound (*bound* ``"clt"``, the default) or Hoeffding's
+    (``"hoeffding"``, which needs finite score bounds); for a policy whose
+    direction is ``"lower"``, the mean's upper bound.  Each metric's
+    ``interval`` holds the bound.  A mean over one trial, or trials that
+    all scored the same, has no CLT bound: INVALID (``insufficient-trials``).
+    *cluster_by*, a JSONPath query, JSON Pointer or member name selecting
+    each record's cluster (a string or integer), makes the CLT bound use
+    clustered standard errors; a valid line without one is an invalid
+    observation (``missing-cluster``, ``bad-cluster``).
+
+    *baseline* (a source like *source*) with *max_regression* D >= 0 is a
+    paired regression gate: the baseline runs the same contract over the
+    same population, and the mean per-trial difference, candidate -
+    baseline, must be at least -D (its lower bound, under *confidence*)
+    instead of the mean meeting the threshold.  Either side lacking
+    evidence for a scheduled trial is INVALID (or REVIEW), as always;
+    ``Report.regression`` holds the comparison.
+
         >>> r = report(b'{"trial_id": "a", "score": 0.9}\\n{"trial_id": "b", "score": NaN}\\n',
         ...            scheduled=2)
         >>> r.verdict, r.valid, r.invalid, r.missing
         (<Verdict.INVALID: 'INVALID'>, 1, 1, 1)
     """
-    import hashlib
-
+    from ._confidence import check_confidence
     from ._provenance import check_binding
 
     policy = policy_for(threshold, policy)
     check_binding(candidate, None, policy)
     _check_options(metric, min_pass_rate, max_line_bytes, max_listed)
+    check_confidence(confidence, bound, policy)
+    _check_paired(confidence, cluster_by, baseline, max_regression, metric)
     count, ids, population_sha256 = _population(scheduled, manifest)
-    tally = Tally(count, ids, policy, max_listed, candidate)
+    options = _Gate(metric, min_pass_rate, confidence, bound, cluster_by, max_regression)
+    tally = Tally(count, ids, policy, max_listed, candidate, cluster_by, baseline is not None)
+    sha256, failure = _read_into(tally, source, max_line_bytes, "trials")
+    if baseline is None:
+        return _gate(tally, options, sha256, population_sha256, failure)
+    # The baseline runs the same strict contract, over the same population,
+    # with its own tally; its report is kept whole in the comparison.
+    # *candidate* binds the candidate's file only: the baseline is another
+    # model's run, whose lines name that model.
+    baseline_tally = Tally(count, ids, policy, max_listed, None, cluster_by, True)
+    baseline_sha256, baseline_failure = _read_into(baseline_tally, baseline, max_line_bytes, "baseline")
+    plain = _Gate(metric, min_pass_rate, None, "clt", cluster_by, None)
+    baseline_report = _gate(baseline_tally, plain, baseline_sha256, population_sha256, baseline_failure)
+    return _gate(tally, options, sha256, population_sha256, failure, baseline_report, baseline_tally)
+
+
+def _read_into(tally: Tally, source: object, max_line_bytes: int, what: str) -> tuple[str, tuple[str, str] | None]:
+    """Stream *source* into *tally*; return its SHA-256 and the failure, if any."""
+    import hashlib
+
     digest = hashlib.sha256()
     failure: tuple[str, str] | None = None
     try:
@@ -641,8 +976,8 @@ def report(
             from ._read import checked_stream, open_regular
 
             # The one reader: a regular file only, refused without blocking.
-            with open_regular(os.fspath(source), what="trials file") as stream:
-                stream_lines(checked_stream(stream, what="trials"), tally, max_line_bytes, digest)
+            with open_regular(os.fspath(source), what=f"{what} file") as stream:
+                stream_lines(checked_stream(stream, what=what), tally, max_line_bytes, digest)
         elif isinstance(source, (bytes, bytearray, memoryview)):
             import io
 
@@ -652,14 +987,43 @@ def report(
 
             # A closed or unreadable stream is an INVALID report, not the
             # ValueError io raises for it.
-            stream_lines(checked_stream(source, what="trials"), tally, max_line_bytes, digest)
+            stream_lines(checked_stream(source, what=what), tally, max_line_bytes, digest)
         else:
+            name = "source" if what == "trials" else what
             failure = (
                 "input-type",
-                f"source must be a path, bytes or a binary stream, not {describe_value(source)}",
+                f"{name} must be a path, bytes or a binary stream, not {describe_value(source)}",
             )
     except OSError as exc:  # closing the file; reads fail as InvalidEvidence
-        failure = ("file-unreadable", f"cannot read the trials: {exc.strerror or exc}")
+        failure = ("file-unreadable", f"cannot read the {what}: {exc.strerror or exc}")
     except InvalidEvidence as exc:
         failure = (exc.code, exc.message)
-    return _gate(tally, metric, min_pass_rate, digest.hexdigest(), population_sha256, failure)
+    return digest.hexdigest(), failure
+
+
+def _check_paired(
+    confidence: object, cluster_by: object, baseline: object, max_regression: object, metric: str
+) -> None:
+    """Refuse options that would decide nothing, as configuration: none is silently ignored."""
+    if cluster_by is not None:
+        if type(cluster_by) is not str or not cluster_by:
+            raise PolicyError("bad-policy", f"cluster_by must be a non-empty string, not {describe_value(cluster_by)}")
+        if confidence is None:
+            raise PolicyError("bad-policy", "cluster_by changes only a confidence bound: give a confidence too")
+        if cluster_by[:1] in ("$", "/"):
+            from ._jsonpath import compile_query
+
+            compile_query(cluster_by)
+    if (baseline is None) != (max_regression is None):
+        raise PolicyError(
+            "bad-policy",
+            "a baseline needs max_regression, and max_regression a baseline (--baseline FILE --max-regression D)",
+        )
+    if max_regression is not None:
+        problem = number_problem(max_regression, True)
+        if problem is not None:
+            raise PolicyError("bad-threshold", f"max_regression is {problem[1]}")
+        if max_regression < 0:  # type: ignore[operator]
+            raise PolicyError("bad-threshold", f"max_regression {format_number(max_regression)} is negative")
+        if metric != "mean":
+            raise PolicyError("bad-policy", "a baseline compares scores: it needs metric 'mean', not 'pass-rate'")

@@ -7,6 +7,8 @@ kept grows with the number of *scheduled trials* (one small entry each, to
 recognise reruns and to list each trial in JUnit XML), never with the
 number of lines: invalid observations and ignored reruns are counted, by
 reason code, and only the first *max_listed* of each are kept in detail.
+Under a cluster query or a paired comparison each valid trial's score (and
+cluster) is kept too: still one entry per scheduled trial.
 
 The verdict is not decided here: ``_report`` reads the finished tally.
 """
@@ -17,18 +19,19 @@ from ._describe import describe_value, format_number
 from ._errors import InvalidEvidence
 from ._score import exact_context, to_decimal
 from ._strict_json import MAX_DECIMAL_EXPONENT, underflows
-from ._trials import canonical_trial_matchers, read_trial
+from ._trials import canonical_trial_matchers, read_trial, read_trial_cluster
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from decimal import Decimal
-    from typing import BinaryIO, Callable, Iterator
+    from typing import BinaryIO, Callable, Iterable, Iterator, Mapping
 
     from typing import Optional, Tuple
 
     from ._policy import Policy
     from ._score import Number
+    from ._stats import Sums
 
     # (line, trial_id, code, message, evidence_line): an Observation's fields.
     Listed = Tuple[int, Optional[str], str, str, Optional[int]]
@@ -51,9 +54,15 @@ class Tally:
 
     def __init__(
         self, scheduled: int, ids: list[str] | None, policy: Policy, max_listed: int | None,
-        candidate: str | None = None,
+        candidate: str | None = None, cluster_by: str | None = None, keep_scores: bool = False,
     ) -> None:
         self.candidate = candidate
+        # With a cluster query (or for a paired comparison) every valid
+        # trial's score, and its cluster, is kept: the clustered SE and the
+        # per-trial differences need them.  Such lines take the full path.
+        self.cluster_by = cluster_by
+        self.scores: dict[str, object] | None = {} if keep_scores or cluster_by is not None else None
+        self.cluster_of: dict[str, object] = {}
         self.scheduled = scheduled
         self.fixed = ids is not None
         self.trials: dict[str, int | None] = dict.fromkeys(ids) if ids is not None else {}
@@ -87,7 +96,17 @@ class Tally:
 
     def add(self, line: int, raw: bytes, max_line_bytes: int) -> None:
         self.observed += 1
-        trial_id, verdict, code, message, score = read_trial(raw, self.policy, max_line_bytes, self.candidate)
+        if self.cluster_by is not None:
+            trial_id, verdict, code, message, score, key = read_trial_cluster(
+                raw, self.policy, max_line_bytes, self.candidate, self.cluster_by
+            )
+            if verdict is not Verdict.INVALID and trial_id is not None and trial_id not in self.cluster_of:
+                # Only the evidence's cluster counts; _add ignores a rerun.
+                state = self.trials.get(trial_id)
+                if state is None or state & 3 == _INVALID:
+                    self.cluster_of[trial_id] = key
+        else:
+            trial_id, verdict, code, message, score = read_trial(raw, self.policy, max_line_bytes, self.candidate)
         self._add(line, trial_id, verdict, code, message, score)
 
     def add_invalid(self, line: int, code: str, message: str) -> None:
@@ -156,6 +175,8 @@ class Tally:
             self.failed_scores[trial_id] = score
         counts = self.int_counts if type(score) is int else self.fraction_counts
         counts[score] = counts.get(score, 0) + 1
+        if self.scores is not None:
+            self.scores[trial_id] = score
 
     def _count_invalid(self, line: int, trial_id: str | None, code: str, message: str) -> None:
         self.invalid += 1
@@ -180,6 +201,29 @@ class Tally:
                 total = context.add(total, context.multiply(to_decimal(score), count))  # type: ignore[arg-type]
         return total
 
+    def sums(self) -> Sums:
+        """The exact ``Sums`` (count, total, squares) of the valid scores."""
+        from ._stats import Sums
+
+        # Ints and fractions apart, as they are counted (see __init__).
+        whole, fractional = Sums.of_counts(self.int_counts), Sums.of_counts(self.fraction_counts)
+        context = exact_context()
+        return Sums(
+            whole.count + fractional.count,
+            context.add(whole.total, fractional.total),
+            context.add(whole.squares, fractional.squares),
+        )
+
+    def cluster_list(self, trial_ids: Iterable[str] | None = None) -> list[tuple[int, Decimal | int]] | None:
+        """``(count, exact total)`` per cluster of the valid trials, or None unclustered.
+
+        *trial_ids* restricts it to those trials (a paired comparison's
+        pairs).
+        """
+        if self.cluster_by is None or self.scores is None:
+            return None
+        return cluster_sums(self.cluster_of, self.scores, self.scores if trial_ids is None else trial_ids)
+
     def missing_trials(self) -> list[str]:
         """Ids of scheduled trials without valid evidence, the first *max_listed*."""
         listed: list[str] = []
@@ -190,6 +234,22 @@ class Tally:
             if state is None or state & 3 == _INVALID:
                 listed.append(trial_id)
         return listed
+
+
+def cluster_sums(
+    cluster_of: Mapping[str, object], values: Mapping[str, object], trial_ids: Iterable[str]
+) -> list[tuple[int, Decimal | int]]:
+    """``(count, exact total of values)`` per cluster of *trial_ids*."""
+    context = exact_context()
+    sums: dict[object, list[Decimal | int]] = {}
+    for trial_id in trial_ids:
+        key = cluster_of[trial_id]
+        entry = sums.get(key)
+        if entry is None:
+            entry = sums[key] = [0, 0]
+        entry[0] += 1
+        entry[1] = context.add(entry[1], to_decimal(values[trial_id]))  # type: ignore[arg-type]
+    return [(int(count), total) for count, total in sums.values()]
 
 
 def trial_rows(
@@ -245,9 +305,10 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
     update = digest.update  # type: ignore[attr-defined]
     policy = tally.policy
     id_first, score_first = canonical_trial_matchers()
-    if tally.candidate is not None:
+    if tally.candidate is not None or tally.scores is not None:
         # A canonical line names no candidate, so when one is required every
-        # line takes the full path, where the binding is checked.
+        # line takes the full path, where the binding is checked; so does a
+        # tally that keeps each trial's score (and cluster).
         id_first = score_first = _no_match
     low, high, limit = policy.limits
     if policy.exact:

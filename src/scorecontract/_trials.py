@@ -6,7 +6,8 @@ plus any other members a harness wants to keep (a seed, a model name):
 unlike the single score record, extra members are allowed here, and the
 score rules are unchanged.  Each line runs the same strict pipeline as
 ``evaluate()``: byte limit, UTF-8, strict JSON, shape, numeric contract,
-threshold.
+threshold.  Under ``--cluster-by`` (``read_trial_cluster``) the record must
+also name its cluster.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
     Matcher = Callable[[bytes], "re.Match[bytes] | None"]
 
-__all__ = ["canonical_trial_matchers", "read_trial", "readable_trial_id"]
+__all__ = ["canonical_trial_matchers", "read_trial", "read_trial_cluster", "readable_trial_id"]
 
 # The canonical trial line, {"trial_id": "<id>", "score": <number>} in either
 # member order, as an exact grammar over bytes: RFC 8259 whitespace and
@@ -91,7 +92,9 @@ def _describe_id(value: object) -> str:
     return json_kind(value)
 
 
-def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | None = None) -> Observation:
+def read_trial(
+    line: bytes, policy: Policy, max_bytes: int, candidate: str | None = None, keep: list[object] | None = None
+) -> Observation:
     """Return ``(trial_id, verdict, code, message, score)`` for one line.
 
     With *candidate*, the record's ``"candidate"`` member must be exactly
@@ -130,6 +133,8 @@ def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | Non
         verdict, code, message = decide_with_reason(score, policy)
         if verdict is Verdict.INVALID:
             return (trial_id, verdict, code, message, None)
+        if keep is not None:
+            keep.append(value)  # the record, for read_trial_cluster
         return (trial_id, verdict, code, message, score)
     except InvalidEvidence as exc:
         message = exc.message
@@ -145,6 +150,52 @@ def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | Non
             f"unexpected {type(exc).__name__} in scorecontract; please report it",
             None,
         )
+
+
+def read_trial_cluster(
+    line: bytes, policy: Policy, max_bytes: int, candidate: str | None, cluster_by: str
+) -> tuple[str | None, Verdict, str, str, Number | None, object]:
+    """``read_trial`` plus the trial's cluster, selected by *cluster_by*.
+
+    *cluster_by* is a JSONPath query or JSON Pointer on the record, or a
+    bare member name.  It must select exactly one string or integer;
+    otherwise the line is an invalid observation: ``missing-cluster`` when
+    it selects nothing, ``bad-cluster`` for anything else.  The cluster is
+    returned as ``(type name, value)``, so ``"1"`` and ``1`` differ.
+    """
+    kept: list[object] = []
+    observation = read_trial(line, policy, max_bytes, candidate, kept)
+    trial_id, verdict = observation[0], observation[1]
+    if verdict is Verdict.INVALID:
+        return observation + (None,)
+    try:
+        if len(kept) != 1:
+            raise InvalidEvidence("internal-error", "valid evidence without its record; please report it")
+        record = kept[0]
+        if cluster_by[:1] in ("$", "/"):
+            from ._jsonpath import compile_query
+
+            nodes = [value for _, value in compile_query(cluster_by).select(record)]
+        elif type(record) is dict:
+            nodes = [record[cluster_by]] if cluster_by in record else []
+        else:  # read_trial accepted it, so it is an object: a defect
+            raise InvalidEvidence("internal-error", "a valid trial record is not an object; please report it")
+    except InvalidEvidence as exc:  # a query that cannot read the record (NaN in a filter)
+        return (trial_id, Verdict.INVALID, exc.code, exc.message, None, None)
+    except Exception as exc:  # fail closed: a defect here must not release
+        return (
+            trial_id, Verdict.INVALID, "internal-error",
+            f"unexpected {type(exc).__name__} in scorecontract; please report it", None, None,
+        )
+    if not nodes:
+        return (trial_id, Verdict.INVALID, "missing-cluster", f"the trial record has no cluster {cluster_by!a}", None, None)
+    if len(nodes) != 1 or type(nodes[0]) not in (str, int):
+        shown = f"{len(nodes)} values" if len(nodes) != 1 else json_kind(nodes[0])
+        return (
+            trial_id, Verdict.INVALID, "bad-cluster",
+            f"the cluster {cluster_by!a} must be one string or integer, not {shown}", None, None,
+        )
+    return observation + ((type(nodes[0]).__name__, nodes[0]),)
 
 
 class _Members(list):  # type: ignore[type-arg]

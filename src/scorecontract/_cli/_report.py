@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .._confidence import BOUNDS
 from .._constants import DEFAULT_MAX_BYTES, DEFAULT_MAX_LISTED, METRICS, REPORT_FORMATS
 
 TYPE_CHECKING = False
@@ -54,6 +55,34 @@ def register(commands: Any, epilog: str) -> None:
         help="the lowest passing share of trials (default 1 with --metric pass-rate); "
         "beside the mean, both must pass",
     )
+    bounds = command.add_argument_group("confidence (decide on a bound, not the point estimate)")
+    bounds.add_argument(
+        "--confidence",
+        metavar="C",
+        help="decide on a one-sided bound at confidence C in (0.5, 1), e.g. 0.95: the pass rate's "
+        "exact Clopper-Pearson bound, the mean's --bound",
+    )
+    bounds.add_argument(
+        "--bound", choices=BOUNDS, default="clt",
+        help="the mean's bound: clt (central limit, default) or hoeffding (any n; needs finite score bounds)",
+    )
+    bounds.add_argument(
+        "--cluster-by",
+        metavar="QUERY",
+        help="clustered standard errors: JSONPath, JSON Pointer or member name of each trial's cluster "
+        "(needs --confidence; a trial without one is invalid)",
+    )
+    bounds.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="paired regression gate: the baseline's trials, same population and contract",
+    )
+    bounds.add_argument(
+        "--max-regression",
+        metavar="D",
+        help="with --baseline: PASS if the mean difference candidate - baseline is >= -D "
+        "(its lower bound, with --confidence)",
+    )
     gate.add_argument(
         "--candidate",
         metavar="ID",
@@ -95,13 +124,15 @@ class ReportOptions:
     - ``metric``; ``min_pass_rate``, or None when ``--min-pass-rate`` was
       not given (the library's default then applies);
     - ``candidate``: the candidate every line must name, or None;
+    - ``confidence`` (or None), ``bound``, ``cluster_by`` (or None),
+      ``baseline`` and ``max_regression`` (both or neither): the bounds;
     - ``format``, ``junit_xml``, ``receipt``, ``max_listed``: the outputs;
     - ``max_line_bytes``: the byte limit on one line.
     """
 
     __slots__ = (
         "path", "scheduled", "manifest", "policy", "metric", "min_pass_rate", "candidate",
-        "format", "junit_xml", "receipt", "max_listed", "max_line_bytes",
+        "confidence", "bound", "cluster_by", "baseline", "max_regression", "format", "junit_xml", "receipt", "max_listed", "max_line_bytes",
     )
 
     path: str
@@ -111,6 +142,11 @@ class ReportOptions:
     metric: str
     min_pass_rate: int | float | Decimal | None
     candidate: str | None
+    confidence: int | float | Decimal | None
+    bound: str
+    cluster_by: str | None
+    baseline: str | None
+    max_regression: int | float | Decimal | None
     format: str
     junit_xml: str | None
     receipt: str | None
@@ -128,6 +164,11 @@ class ReportOptions:
         min_pass_rate: int | float | Decimal | None,
         candidate: str | None,
         format: str,
+        confidence: int | float | Decimal | None = None,
+        bound: str = "clt",
+        cluster_by: str | None = None,
+        baseline: str | None = None,
+        max_regression: int | float | Decimal | None = None,
         junit_xml: str | None,
         receipt: str | None,
         max_listed: int,
@@ -140,6 +181,11 @@ class ReportOptions:
         self.metric = metric
         self.min_pass_rate = min_pass_rate
         self.candidate = candidate
+        self.confidence = confidence
+        self.bound = bound
+        self.cluster_by = cluster_by
+        self.baseline = baseline
+        self.max_regression = max_regression
         self.format = format
         self.junit_xml = junit_xml
         self.receipt = receipt
@@ -167,6 +213,12 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         # As --threshold: decimal text under --exact (or an exact policy).
         min_pass_rate = number_option("--min-pass-rate", args.min_pass_rate, policy.exact)
     bind(args.candidate, None, policy)
+    confidence = max_regression = None
+    if args.confidence is not None:
+        confidence = number_option("--confidence", args.confidence, policy.exact)
+    if args.max_regression is not None:
+        max_regression = number_option("--max-regression", args.max_regression, policy.exact)
+    _check_bounds(args, confidence, max_regression, policy)
     options = ReportOptions(
         path=args.path,
         scheduled=scheduled,
@@ -175,6 +227,11 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         metric=args.metric,
         min_pass_rate=min_pass_rate,
         candidate=args.candidate,
+        confidence=confidence,
+        bound=args.bound,
+        cluster_by=args.cluster_by,
+        baseline=args.baseline,
+        max_regression=max_regression,
         format=args.format,
         junit_xml=args.junit_xml,
         receipt=args.receipt,
@@ -183,6 +240,26 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     )
     refuse_taken((("--junit-xml", options.junit_xml), ("--receipt", options.receipt)))
     return options
+
+
+def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: object, policy: Policy) -> None:
+    """Refuse, before reading anything, what the library would refuse: exit 2."""
+    from .._confidence import check_confidence
+    from ._options import conflict, needs
+
+    if args.bound != "clt" and confidence is None:
+        raise needs("--bound", "--confidence", "a bound without a confidence would decide nothing")
+    if args.cluster_by is not None and confidence is None:
+        raise needs("--cluster-by", "--confidence", "clusters change only a confidence bound")
+    if args.baseline is not None and max_regression is None:
+        raise needs("--baseline", "--max-regression")
+    if max_regression is not None and args.baseline is None:
+        raise needs("--max-regression", "--baseline")
+    if args.baseline is not None and args.metric != "mean":
+        raise conflict("--baseline", "--metric pass-rate", "the paired difference is of scores")
+    if args.baseline == "-" and args.path == "-":
+        raise conflict("--baseline -", "TRIALS -", "standard input can be read once")
+    check_confidence(confidence, args.bound, policy)
 
 
 def _policy(threshold: str | None, path: str | None, exact: bool, review_owner: str | None) -> Policy:
@@ -219,18 +296,15 @@ def run_report(options: ReportOptions) -> int:
     from .._report import report
     from ._report_output import junit_xml_chunks, render
 
-    source: Any
-    if options.path == "-":
-        from .._read import standard_input
-
-        source = standard_input()
-    else:
-        source = options.path
+    source = standard_or_path(options.path)
     # --min-pass-rate is passed only when given: unstated, the library's
     # own default decides, whatever it is.
     stated: dict[str, Any] = {}
     if options.min_pass_rate is not None:
         stated["min_pass_rate"] = options.min_pass_rate
+    if options.baseline is not None:
+        stated["baseline"] = standard_or_path(options.baseline)
+        stated["max_regression"] = options.max_regression
     result = report(
         source,
         scheduled=options.scheduled,
@@ -240,6 +314,9 @@ def run_report(options: ReportOptions) -> int:
         max_line_bytes=options.max_line_bytes,
         max_listed=options.max_listed,
         candidate=options.candidate,
+        confidence=options.confidence,
+        bound=options.bound,
+        cluster_by=options.cluster_by,
         **stated,
     )
     shown = None if options.path == "-" else options.path
@@ -254,3 +331,12 @@ def run_report(options: ReportOptions) -> int:
 
         write_output("--receipt", options.receipt, receipt_bytes(receipt_dict(result)))
     return result.verdict.exit_code
+
+
+def standard_or_path(path: str) -> Any:
+    """*path* as ``report()`` reads it: ``-`` is standard input."""
+    if path == "-":
+        from .._read import standard_input
+
+        return standard_input()
+    return path

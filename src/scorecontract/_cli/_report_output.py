@@ -18,6 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterator
 
+    from .._confidence import Interval
     from .._report import Metric, Report
 
 __all__ = [
@@ -86,6 +87,51 @@ def _metric_line(report: Report, metric: Metric) -> str:
     )
 
 
+def _intervals(report: Report) -> Iterator[tuple[str, Interval, str]]:
+    """``(what, interval, compared with)`` for each bound that decided."""
+    for metric in (report.mean, report.pass_rate):
+        if metric.interval is not None:
+            yield _metric_name(metric), metric.interval, format_number(metric.threshold)
+    regression = report.regression
+    if regression is not None and regression.interval is not None:
+        limit = format_number(regression.max_regression)
+        shown = f"-{limit}" if regression.interval.side == "lower" else limit
+        yield "mean difference", regression.interval, shown
+
+
+def _interval_text(what: str, interval: Interval, threshold: str) -> str:
+    """``mean score 0.81, 95% lower bound 0.665862 (n=20, SE 0.0877) < threshold 0.8; would need ...``."""
+    if interval.side == "lower":
+        relation = ">=" if interval.meets else "<"
+    else:
+        relation = "<=" if interval.meets else ">"
+    text = f"{what} {interval.estimate:.6g}, {interval.summary()} {relation} {threshold}"
+    needed = interval.needed()
+    return f"{text}; {needed}" if needed else text
+
+
+def _regression_lines(report: Report) -> list[str]:
+    regression = report.regression
+    if regression is None:
+        return []
+    base = regression.baseline
+    lines = [
+        f"baseline: {base.size} bytes, sha256 {base.sha256}: valid {base.valid}, invalid {base.invalid}, "
+        f"ignored reruns {base.ignored}, missing {base.missing}",
+        f"paired: {_printable(regression.text())}",
+    ]
+    for count, listed, side in (
+        (regression.only_candidate, regression.only_candidate_trials, "the candidate"),
+        (regression.only_baseline, regression.only_baseline_trials, "the baseline"),
+    ):
+        if count:
+            lines.append(f"valid only in {side}: {count}")
+            lines.extend(f"  {shown_id(trial_id)}" for trial_id in listed)
+            if count > len(listed):
+                lines.append(f"  ... and {count - len(listed)} more, not listed")
+    return lines
+
+
 def _by_code(report: Report) -> str:
     return ", ".join(f"{code} {count}" for code, count in sorted(report.invalid_by_code.items()))
 
@@ -102,6 +148,10 @@ def render_text(report: Report, source: str | None = None) -> str:
     )
     lines.append(_metric_line(report, report.mean))
     lines.append(_metric_line(report, report.pass_rate))
+    for what, interval, threshold in _intervals(report):
+        if what != "mean difference":  # the paired line below shows it
+            lines.append(f"bound: {_interval_text(what, interval, threshold)}")
+    lines.extend(_regression_lines(report))
     if report.invalid:
         lines.append(f"invalid observations: {report.invalid} ({_by_code(report)})")
         for item in report.invalid_observations:
@@ -177,6 +227,26 @@ def render_markdown(report: Report, source: str | None = None) -> str:
             f"| {_metric_name(metric)} | {_value(metric)} | {format_number(metric.numerator)} "
             f"| {metric.denominator} | {format_number(metric.threshold)} | {decides} |"
         )
+    bounds = list(_intervals(report))
+    if bounds:
+        lines += [
+            "",
+            "| bound on | estimate | confidence | method | side | bound | n | SE | compared with | meets |",
+            "| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |",
+        ]
+        for what, interval, threshold in bounds:
+            lines.append(
+                f"| {what} | {interval.estimate:.6g} | {_md(format_number(interval.confidence))} "
+                f"| {_md(interval.method)} | {interval.side} | {_md(interval.shown_bound())} "
+                f"| {interval.n} | {_md(interval.shown_se())} | {_md(threshold)} | {'yes' if interval.meets else 'no'} |"
+            )
+            needed = interval.needed()
+            if needed:
+                lines += ["", _md(needed.capitalize()) + "."]
+    regression_lines = _regression_lines(report)
+    if regression_lines:
+        lines += ["", "#### Paired comparison with the baseline", ""]
+        lines += [f"- {_md(line.strip())}" for line in regression_lines]
     if report.invalid:
         lines += [
             "",
@@ -253,11 +323,15 @@ def render_github(report: Report, source: str | None = None) -> str:
                 title="missing trial evidence",
             )
         )
-    shown = "; ".join(
+    parts = [
         f"{_metric_name(metric)} {_value(metric)} = {format_number(metric.numerator)} / {metric.denominator}"
         for metric in (report.mean, report.pass_rate)
         if metric.name in report.deciding_metrics
-    )
+    ]
+    parts += [_interval_text(what, interval, threshold) for what, interval, threshold in _intervals(report)]
+    if report.regression is not None and report.regression.interval is None:
+        parts.append(report.regression.text())
+    shown = "; ".join(parts)
     summary = (
         f"{_verdict(report)} -- "
         f"scheduled {report.scheduled}, observed {report.observed}, valid {report.valid}, "
@@ -357,6 +431,7 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
         ("missing", str(report.missing)),
         ("sha256", report.sha256),
         ("policy", _printable(report.policy.version)),
+        *_bound_properties(report),
     ):
         parts.append(f'<property name="{name}" value="{_xml(value)}" />')
     parts.append("</properties>\n")
@@ -382,6 +457,41 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
 
 
 _JUNIT_CHUNK = 64 * 1024
+
+
+def _bound_properties(report: Report) -> Iterator[tuple[str, str]]:
+    """JUnit properties for each bound that decided, and the paired comparison."""
+    if report.confidence is not None:
+        yield "confidence", format_number(report.confidence)
+    for key, metric in (("mean", report.mean), ("pass_rate", report.pass_rate)):
+        if metric.interval is not None:
+            yield from _interval_properties(key, metric.interval)
+    regression = report.regression
+    if regression is not None:
+        yield "baseline_sha256", regression.baseline.sha256
+        yield "max_regression", format_number(regression.max_regression)
+        yield "pairs", str(regression.pairs)
+        yield "mean_difference", "n/a" if regression.mean_difference is None else repr(regression.mean_difference)
+        yield "only_candidate", str(regression.only_candidate)
+        yield "only_baseline", str(regression.only_baseline)
+        if regression.interval is not None:
+            yield from _interval_properties("difference", regression.interval)
+
+
+def _interval_properties(key: str, interval: Interval) -> Iterator[tuple[str, str]]:
+    yield f"{key}_bound_method", interval.method
+    yield f"{key}_bound_side", interval.side
+    yield f"{key}_estimate", repr(interval.estimate)
+    yield f"{key}_bound", repr(interval.bound)
+    yield f"{key}_bound_n", str(interval.n)
+    if interval.se is not None:
+        yield f"{key}_se", repr(interval.se)
+    if interval.unpaired_se is not None:
+        yield f"{key}_unpaired_se", repr(interval.unpaired_se)
+    if interval.clusters is not None:
+        yield f"{key}_clusters", str(interval.clusters)
+    if interval.trials_needed is not None:
+        yield f"{key}_trials_needed", str(interval.trials_needed)
 
 
 def _utf8(text: str) -> bytes:
