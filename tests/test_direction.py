@@ -73,3 +73,14 @@ def test_replace_keeps_and_changes_the_new_fields():
     changed = LOWER.replace(version="ppl-2")
     assert changed.direction == "lower" and changed.maximum is None
     assert LOWER.replace(direction="higher").direction == "higher"
+
+
+def test_hoeffding_refuses_an_unbounded_policy():
+    import io
+
+    from scorecontract import report
+
+    trials = io.BytesIO(b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": 0.7}\n')
+    with pytest.raises(PolicyError) as caught:
+        report(trials, scheduled=2, policy=Policy(0.5, maximum=None), confidence=0.95, bound="hoeffding")
+    assert caught.value.code == "bad-bounds" and "unbounded" in caught.value.message
