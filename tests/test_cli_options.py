@@ -52,6 +52,7 @@ def place(tmp_path, monkeypatch):
         b'{"results": {"mmlu": {"acc,none": 0.61, "acc_stderr,none": "N/A"}}, "status": "done", "big": "'
         + b"x" * 920 + b'"}'
     )
+    (tmp_path / "lm-nan.json").write_bytes(b'{"results": {"mmlu": {"acc,none": 0.61, "acc_stderr,none": NaN}}}')
     (tmp_path / "ppl.json").write_bytes(b'{"results": {"wikitext": {"word_perplexity,none": 12.5}}}')
     (tmp_path / "judgments.json").write_bytes(b'{"runs": [{"judgment": {"pass": false}}]}')
     monkeypatch.setattr(sys, "stdin", _Stdin(b'{"score": 0.9}'))
@@ -251,6 +252,10 @@ TAKES_EFFECT = [
     ("check --select gates one value", ["check", "lm.json"],
      ["check", "--select", "$.results.mmlu['acc,none']", "--threshold", "0.5",
       "lm.json"], (3, 0), "$['results']['mmlu']['acc,none']"),
+    ("check --nonfinite-elsewhere list",
+     ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "lm-nan.json"],
+     ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "--nonfinite-elsewhere", "list",
+      "lm-nan.json"], (3, 0), "listed and not judged"),
     ("check --require",
      ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "lm.json"],
      ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5",

@@ -38,12 +38,26 @@ CASES = [
      {"threshold": 0.5, "direction": "lower"}, "INVALID", "non-standard-constant"),
     ("lm-eval-nan-stderr.json", "/results/tgpred/mae_stderr,none",
      {"threshold": 0.5, "direction": "lower", "nonfinite_elsewhere": "list"}, "INVALID", "non-standard-constant"),
+    ("lm-eval-nan-stderr.json", "/results/tgpred/mae,none",
+     {"threshold": 0.5, "direction": "lower", "nonfinite_elsewhere": "list"}, "PASS", "meets-threshold"),
     ("inspect-log.json", INSPECT_HEADLINE, {"threshold": 0.8, "require": INSPECT_REQUIRE}, "PASS", "meets-threshold"),
     ("inspect-log.json", INSPECT_HEADLINE, {"threshold": 0.8, "require": ["$.results.scores[0].unscored_samples == 1"]},
      "INVALID", "requirement-failed"),
     ("inspect-log.json", "$.results.scores[*].metrics.accuracy.value", {}, "INVALID", "ambiguous-selection"),
     ("inspect-log-unscored.json", INSPECT_HEADLINE, {"threshold": 0.8}, "INVALID", "non-standard-constant"),
+    ("inspect-log-unscored.json", INSPECT_HEADLINE, {"threshold": 0.8, "nonfinite_elsewhere": "list"},
+     "PASS", "meets-threshold"),
+    ("inspect-log-unscored.json", "$.samples[?@.scores.choice.value == 'I'].id", {"nonfinite_elsewhere": "list"},
+     "INVALID", "non-finite"),
 ]
+
+
+def test_an_unscored_sample_is_listed_by_its_path():
+    data = (HARNESSES / "inspect-log-unscored.json").read_bytes()
+    decision = evaluate(data, select=INSPECT_HEADLINE, policy=Policy(0.8, nonfinite_elsewhere="list"))
+    assert decision.selection is not None
+    assert decision.selection.nonfinite_paths == ("$['samples'][3]['scores']['choice']['value']",)
+    assert decision.selection.nonfinite_count == 1
 
 
 def test_every_harness_fixture_is_gated_here():

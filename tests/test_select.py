@@ -408,3 +408,76 @@ def test_a_candidate_binds_the_documents_own_members():
     assert evaluate(text, select="/results/acc", candidate="m-1", run_id="r-0").code == "run-id-mismatch"
     assert evaluate('{"results": {"acc": 0.9}}', select="/results/acc", candidate="m-1").code == "missing-candidate"
     assert evaluate("[0.9]", select="/0", candidate="m-1").code == "not-an-object"
+
+
+# -- non-finite numbers elsewhere, listed ------------------------------------------
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_non_finite_elsewhere_is_listed_or_refused_per_the_policy(seed, literal):
+    document, keys, score, text = case(seed)
+    rng = random.Random(2000 + seed)
+    # Plant the literal at a few leaves that are not the selected one (nor
+    # inside it: a leaf has nothing inside).
+    others = [path for path in leaf_paths(document) if path and path != keys]
+    planted = rng.sample(others, min(len(others), rng.randint(1, 3)))
+    marker = "__planted_{}__"
+    for number, path in enumerate(planted):
+        oracle_walk(document, path[:-1])[path[-1]] = marker.format(number)  # type: ignore[index]
+    text = json.dumps(document)
+    for number in range(len(planted)):
+        text = text.replace(json.dumps(marker.format(number)), literal)
+    expected = sorted(oracle_path(path) for path in planted)
+    listed = evaluate(text, select=pointer(keys), policy=Policy(0.5, nonfinite_elsewhere="list"))
+    assert listed.verdict is (Verdict.PASS if score >= 0.5 else Verdict.FAIL)
+    assert listed.score == score
+    assert listed.selection.nonfinite_count == len(planted)
+    assert sorted(listed.selection.nonfinite_paths) == expected
+    assert listed.as_dict()["selection"]["nonfinite_elsewhere"]["count"] == len(planted)
+    assert "listed and not judged" in listed.message
+    refused = evaluate(text, select=pointer(keys), threshold=0.5)
+    assert refused.verdict is Verdict.INVALID
+    assert refused.code == ("non-finite" if literal == "1e400" else "non-standard-constant")
+    assert f"({len(planted)} in all)" in refused.message
+    assert any(path in refused.message for path in expected)
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity"])
+def test_non_finite_inside_a_selected_object_is_invalid_even_when_listed(literal):
+    text = '{"runs": [{"judgment": {"pass": true, "detail": [1, ' + literal + ']}}], "other": NaN}'
+    judgment = judge(text, select="/runs/0/judgment", policy=Policy(0.5, nonfinite_elsewhere="list"))
+    assert judgment.verdict is Verdict.INVALID
+    assert judgment.code == "non-standard-constant"
+    assert "$['runs'][0]['judgment']['detail'][1]" in judgment.message
+
+
+def test_listed_paths_are_capped_but_the_count_is_exact():
+    text = '{"v": 0.9, "s": [' + ", ".join(["NaN"] * 250) + "]}"
+    decision = evaluate(text, select="/v", policy=Policy(0.5, nonfinite_elsewhere="list"))
+    assert decision.verdict is Verdict.PASS
+    assert decision.selection.nonfinite_count == 250
+    assert len(decision.selection.nonfinite_paths) == 100
+    assert decision.selection.nonfinite_paths[0] == "$['s'][0]"
+
+
+def test_a_requirement_on_a_listed_nan_is_still_invalid():
+    text = '{"v": 0.9, "done": NaN}'
+    policy = Policy(0.5, nonfinite_elsewhere="list", require=["$.done == 1"])
+    decision = evaluate(text, select="/v", policy=policy)
+    assert (decision.verdict, decision.code) == (Verdict.INVALID, "non-finite")
+    assert "$['done']" in decision.message
+
+
+def test_listed_on_the_command_line(tmp_path, capsys):
+    evidence = b'{"results": {"t": {"mae,none": 0.41, "mae_stderr,none": NaN}}}'
+    status, out, _ = _check(tmp_path, capsys, "--select", "/results/t/mae,none", "--direction", "lower",
+                            "--threshold", "0.5", "--nonfinite-elsewhere", "list", "--format", "json",
+                            evidence=evidence)
+    assert status == 0
+    assert json.loads(out)["selection"]["nonfinite_elsewhere"] == {
+        "count": 1, "paths": ["$['results']['t']['mae_stderr,none']"],
+    }
+    status, out, _ = _check(tmp_path, capsys, "--select", "/results/t/mae,none", "--direction", "lower",
+                            "--threshold", "0.5", evidence=evidence)
+    assert status == 3 and "non-standard-constant" in out and "mae_stderr" in out

@@ -388,12 +388,16 @@ def too_large_hint(error: InvalidEvidence) -> InvalidEvidence:
 def load_with_records(text: str, policy: Policy) -> tuple[object, list[tuple[str, str]]]:
     """The strict parse of a document a value is selected from.
 
-    Returns the document and the non-finite numbers it holds, as
-    (normalized path, code) pairs.  Until the recording loader is in, the
-    first non-finite literal refuses the whole document, which is what
-    ``nonfinite_elsewhere = "refuse"`` asks.
+    Returns the document and the non-finite numbers it holds (``NaN``,
+    ``Infinity``, ``-Infinity``, overflow, underflow), as (normalized
+    path, code) pairs in document order; ``load_document`` leaves a NaN or
+    infinite placeholder at each, so a filter or requirement that reads one
+    raises.  Every other fault refuses the whole document.
     """
-    return parse_json(text, exact=policy.exact), []
+    from ._strict_json import load_document
+
+    document, found = load_document(text, exact=policy.exact)
+    return document, [(record.path, record.code) for record in found]
 
 
 def _evaluate_selected(
