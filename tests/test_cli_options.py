@@ -48,6 +48,13 @@ def place(tmp_path, monkeypatch):
     (tmp_path / "taken.json").write_bytes(b"someone else's\n")
     (tmp_path / "pass.json.sig").write_bytes(b"taken\n")
     (tmp_path / "pass.json").write_bytes(b'{"score": 0.9}')
+    (tmp_path / "lm.json").write_bytes(
+        b'{"results": {"mmlu": {"acc,none": 0.61, "acc_stderr,none": "N/A"}}, "status": "done", "big": "'
+        + b"x" * 920 + b'"}'
+    )
+    (tmp_path / "lm-nan.json").write_bytes(b'{"results": {"mmlu": {"acc,none": 0.61, "acc_stderr,none": NaN}}}')
+    (tmp_path / "ppl.json").write_bytes(b'{"results": {"wikitext": {"word_perplexity,none": 12.5}}}')
+    (tmp_path / "judgments.json").write_bytes(b'{"runs": [{"judgment": {"pass": false}}]}')
     monkeypatch.setattr(sys, "stdin", _Stdin(b'{"score": 0.9}'))
     return tmp_path
 
@@ -85,6 +92,27 @@ REFUSED = [
     ("check policy requiring --candidate", ["check", "--policy", "bound.json", PASS], "candidate-required"),
     ("check judgment policy requiring --candidate",
      ["check", "--contract", "judgment", "--policy", "bound.json", "judgment.json"], "candidate-required"),
+    # check: selection and the policy options beyond --threshold.
+    ("check --select malformed", ["check", "--select", "$.a[", "lm.json"], "bad-selector"),
+    ("check --select not a query", ["check", "--select", "results", "lm.json"], "bad-selector"),
+    ("check --require malformed", ["check", "--require", "$.a ==", "lm.json"], "bad-selector"),
+    ("check --policy --require", ["check", "--policy", "policy.json", "--require", "$.a", PASS], "option-conflict"),
+    ("check --policy --direction", ["check", "--policy", "policy.json", "--direction", "lower", PASS], "option-conflict"),
+    ("check --policy --min", ["check", "--policy", "policy.json", "--min", "0", PASS], "option-conflict"),
+    ("check --policy --max", ["check", "--policy", "policy.json", "--max", "none", PASS], "option-conflict"),
+    ("check --policy --nonfinite-elsewhere",
+     ["check", "--policy", "policy.json", "--nonfinite-elsewhere", "refuse", PASS], "option-conflict"),
+    ("check --direction sideways", ["check", "--direction", "sideways", PASS], None),
+    ("check --max nan", ["check", "--max", "nan", PASS], "bad-bounds"),
+    ("check --min null", ["check", "--min", "null", PASS], "bad-bounds"),
+    ("check --max below the threshold", ["check", "--max", "0.5", PASS], "bad-threshold"),
+    ("check judgment --require without a threshold",
+     ["check", "--contract", "judgment", "--require", "$.pass", "judgment.json"], "missing-option"),
+    ("check judgment --select --extract",
+     ["check", "--contract", "judgment", "--select", "$", "--extract", "answer.txt"], "option-conflict"),
+    ("check --max-bytes 64MB", ["check", "--max-bytes", "64MB", PASS], "bad-option"),
+    ("check --max-bytes 1.5M", ["check", "--max-bytes", "1.5M", PASS], "bad-option"),
+    ("check --max-bytes 0K", ["check", "--max-bytes", "0K", PASS], "bad-option"),
     # check: counts.
     ("check --max-bytes 0", ["check", "--max-bytes", "0", PASS], "bad-option"),
     ("check --max-bytes +5", ["check", "--max-bytes", "+5", PASS], "bad-option"),
@@ -216,6 +244,33 @@ TAKES_EFFECT = [
      ["check", "--contract", "judgment", "judgment.json"],
      ["check", "--contract", "judgment", "--threshold", "0.95", "judgment.json"], (0, 1), "FAIL"),
     ("check --max-bytes", ["check", PASS], ["check", "--max-bytes", "10", PASS], (0, 3), "too-large"),
+    ("check --max-bytes with a unit",
+     ["check", "--max-bytes", "1000", "--select", "/results/mmlu/acc,none",
+      "--threshold", "0.5", "lm.json"],
+     ["check", "--max-bytes", "1K", "--select", "/results/mmlu/acc,none",
+      "--threshold", "0.5", "lm.json"], (3, 0), "PASS"),
+    ("check --select gates one value", ["check", "lm.json"],
+     ["check", "--select", "$.results.mmlu['acc,none']", "--threshold", "0.5",
+      "lm.json"], (3, 0), "$['results']['mmlu']['acc,none']"),
+    ("check --nonfinite-elsewhere list",
+     ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "lm-nan.json"],
+     ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "--nonfinite-elsewhere", "list",
+      "lm-nan.json"], (3, 0), "listed and not judged"),
+    ("check --require",
+     ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "lm.json"],
+     ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5",
+      "--require", "$.status == 'success'", "lm.json"], (0, 3), "requirement-failed"),
+    ("check --direction lower",
+     ["check", "--select", "/results/wikitext/word_perplexity,none", "--threshold", "15", "--max", "none", "ppl.json"],
+     ["check", "--select", "/results/wikitext/word_perplexity,none", "--threshold", "15", "--max", "none",
+      "--direction", "lower", "ppl.json"], (1, 0), "lower is better"),
+    ("check --min", ["check", "--threshold", "0", "--max", "none", "--select", "/x", "neg.json"],
+     ["check", "--threshold", "0", "--min", "-5", "--max", "none", "--select", "/x", "neg.json"], (3, 1),
+     "FAIL below-threshold"),
+    ("check judgment --select",
+     ["check", "--contract", "judgment", "judgments.json"],
+     ["check", "--contract", "judgment", "--select", "$.runs[0].judgment", "judgments.json"], (3, 1),
+     "FAIL explicit-fail"),
     ("check --exact", ["check", "--threshold", "0.9", "near.json"], ["check", "--threshold", "0.9", "--exact", "near.json"],
      (0, 1), "FAIL below-threshold"),
     ("check --keep-evidence with nothing read says so",
@@ -259,6 +314,7 @@ TAKES_EFFECT = [
 def test_option_takes_effect(place, capsys, without, with_option, statuses, shown):
     (place / "near.json").write_bytes(b'{"score": 0.89999999999999999999}')
     (place / "one.jsonl").write_bytes(b'{"trial_id": "a", "candidate": "m-1", "score": 0.9}\n')
+    (place / "neg.json").write_bytes(b'{"x": -1}')
     plain = run(without, capsys)
     stated = run(with_option, capsys)
     assert (plain[0], stated[0]) == statuses

@@ -17,9 +17,10 @@ def test_corpus_is_not_empty():
 
 
 def test_every_fixture_file_is_in_the_manifest():
-    # fixtures/reports/ holds trial files for reports, not single records;
-    # tests/test_report_confidence.py accounts for each of them.
-    on_disk = {p.name for p in FIXTURES.iterdir() if p.name not in ("manifest.json", "reports")}
+    # Directories hold their own corpora: fixtures/reports/ trial files
+    # (tests/test_report_confidence.py), fixtures/harnesses/ harness outputs
+    # (tests/test_harness_fixtures.py).
+    on_disk = {p.name for p in FIXTURES.iterdir() if p.name not in ("manifest.json", "reports", "harnesses")}
     listed = {case["file"] for case in CASES}
     assert on_disk == listed
 

@@ -263,7 +263,42 @@ def test_every_key_maps_to_a_policy_keyword():
 
     keywords = set(inspect.signature(Policy).parameters)
     assert {keyword for keyword, _ in POLICY_KEYS.values()} <= keywords
-    assert set(POLICY_KEYS) == {"version", "threshold", "exact", "min", "max", "review_owner", "require_candidate"}
+    assert set(POLICY_KEYS) == {
+        "version", "threshold", "exact", "min", "max", "review_owner", "require_candidate",
+        "direction", "nonfinite_elsewhere", "require",
+    }
+
+
+def test_direction_null_bounds_and_requirements_round_trip(tmp_path):
+    body = (
+        b'{"version": "ppl", "threshold": 12.5, "exact": false, "min": 1, "max": null, '
+        b'"direction": "lower", "nonfinite_elsewhere": "list", "require": ["$.status == \'success\'"]}'
+    )
+    policy = load_policy(write(tmp_path, "p.json", body))
+    assert policy.direction == "lower"
+    assert policy.maximum is None and policy.minimum == 1
+    assert policy.nonfinite_elsewhere == "list"
+    assert policy.require == ("$.status == 'success'",)
+    assert load_policy(write(tmp_path, "q.json", json.dumps(policy.as_dict()).encode())) == policy
+
+
+@pytest.mark.parametrize(
+    ("member", "code"),
+    [
+        ('"direction": "down"', "bad-policy"),
+        ('"direction": true', "bad-policy"),
+        ('"nonfinite_elsewhere": "ignore"', "bad-policy"),
+        ('"require": "$.a == 1"', "bad-policy"),
+        ('"require": [1]', "bad-policy"),
+        ('"require": ["$.a =="]', "bad-selector"),
+        ('"min": "0"', "bad-bounds"),
+    ],
+)
+def test_bad_new_policy_keys_are_refused(tmp_path, member, code):
+    body = '{"version": "v", "threshold": 0.5, "exact": false, ' + member + "}"
+    with pytest.raises(PolicyError) as caught:
+        load_policy(write(tmp_path, "p.json", body.encode()))
+    assert caught.value.code == code
 
 
 # The command line.

@@ -201,7 +201,8 @@ CASES = manifest_cases()
 def test_a_decision_dict_has_the_same_keys_and_its_location(case):
     decision = evaluate(fixture_bytes(case["file"]))
     shown = decision.as_dict()
-    assert list(shown) == ["verdict", "code", "message", "score", "policy", "location"]
+    assert list(shown) == ["verdict", "code", "message", "score", "policy", "location", "selection"]
+    assert shown["selection"] is None
     if decision.pos is None:
         assert shown["location"] is None
     else:
@@ -217,6 +218,7 @@ def test_some_fixture_decisions_are_located_and_some_are_not():
 def test_a_judgment_dict_has_the_same_keys_and_its_location(text):
     judgment = judge(text)
     shown = judgment.as_dict()
-    assert list(shown)[-1] == "location" and len(shown) == 11
+    assert list(shown)[-2:] == ["location", "selection"] and len(shown) == 12
+    assert shown["selection"] is None
     expected = None if judgment.pos is None else {"pos": judgment.pos, "line": judgment.lineno, "column": judgment.colno}
     assert shown["location"] == expected

@@ -182,11 +182,12 @@ def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
 
         for name in ("minimum", "maximum"):
             value = getattr(policy, name)
-            if not math.isfinite(value):
+            # A null bound (unbounded on that side) has no finite range at all.
+            if value is None or not math.isfinite(value):
                 raise PolicyError(
                     "bad-bounds",
                     f"the Hoeffding bound needs finite score bounds; the policy's {name} is "
-                    f"{format_number(value)}",
+                    f"{'unbounded (null)' if value is None else format_number(value)}",
                 )
 
 
@@ -215,9 +216,10 @@ def mean_bound(
     side = "upper" if direction(policy) == "lower" else "lower"
     try:
         if method == "hoeffding":
-            bound = hoeffding_bound(
-                sums, confidence=confidence, minimum=policy.minimum, maximum=policy.maximum, side=side
-            )
+            low, high = policy.minimum, policy.maximum
+            if low is None or high is None:  # check_confidence refused it already
+                raise PolicyError("bad-bounds", "the Hoeffding bound needs finite score bounds")
+            bound = hoeffding_bound(sums, confidence=confidence, minimum=low, maximum=high, side=side)
         else:
             bound = clt_bound(sums, confidence=confidence, side=side, clusters=clusters)
     except InvalidEvidence as exc:

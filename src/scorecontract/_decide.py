@@ -9,7 +9,7 @@ threshold (rule 9).
 from __future__ import annotations
 
 from ._describe import format_number
-from ._policy import UNSET, policy_for
+from ._policy import UNSET, bounds_text, policy_for
 from ._score import number_problem, to_decimal
 from ._verdict import Verdict
 
@@ -35,26 +35,37 @@ def score_problem(score: object, policy: Policy) -> tuple[str, str] | None:
     valid: Number = score  # type: ignore[assignment]  # number_problem admitted it
     value = to_decimal(valid) if policy.exact else valid
     if not low <= value <= high:
-        return (
-            "out-of-range",
-            f"score {format_number(score)} is outside "
-            f"[{format_number(policy.minimum)}, {format_number(policy.maximum)}]",
-        )
+        return ("out-of-range", f"score {format_number(score)} is outside {bounds_text(policy)}")
     return None
 
 
 def meets_threshold(score: Number, policy: Policy) -> bool:
-    """Return ``score >= threshold`` for a score that passed ``score_problem``."""
-    if policy.exact:
-        return to_decimal(score) >= policy.limits[2]
-    # Equality passes: the threshold is the lowest passing score.
-    return score >= policy.limits[2]
+    """Return whether a score that passed ``score_problem`` meets the threshold.
+
+    ``score >= threshold``, or ``score <= threshold`` when the policy's
+    direction is ``"lower"``.  Equality passes either way: the threshold is
+    the worst passing score.
+    """
+    value = to_decimal(score) if policy.exact else score
+    if policy.direction == "lower":
+        return value <= policy.limits[2]
+    return value >= policy.limits[2]
 
 
 def outcome_message(score: Number, policy: Policy) -> str:
-    """Explain a PASS or FAIL of a valid *score*, for people."""
-    relation = ">=" if meets_threshold(score, policy) else "<"
-    return f"score {format_number(score)} {relation} threshold {format_number(policy.threshold)}"
+    """Explain a PASS or FAIL of a valid *score*, for people.
+
+    A ``"lower"`` policy says so: ``score 4.1 <= threshold 5 (lower is
+    better)``.
+    """
+    meets = meets_threshold(score, policy)
+    if policy.direction == "lower":
+        relation = "<=" if meets else ">"
+        suffix = " (lower is better)"
+    else:
+        relation = ">=" if meets else "<"
+        suffix = ""
+    return f"score {format_number(score)} {relation} threshold {format_number(policy.threshold)}{suffix}"
 
 
 def decide_with_reason(score: object, policy: Policy) -> tuple[Verdict, str, str]:
@@ -78,7 +89,8 @@ def decide(
     (``bool``, ``str``, ``None``, ``Fraction``, NumPy scalars and every
     subclass included), NaN, infinite, or outside the bounds is
     ``Verdict.INVALID``.  Otherwise ``score >= threshold`` is
-    ``Verdict.PASS`` and anything lower ``Verdict.FAIL``.
+    ``Verdict.PASS`` and anything lower ``Verdict.FAIL`` (a policy with
+    direction ``"lower"`` passes ``score <= threshold`` instead).
 
     *threshold*, left out, is 0.8.  *policy*, a ``Policy``, gives the
     threshold, bounds and comparison mode instead; ``decimal.Decimal``

@@ -48,6 +48,11 @@ REASONS = {
     "wrong-type": "the score is not a number (bool, string, null, ...)",
     "non-finite": "the score is NaN or infinite",
     "out-of-range": "the score is outside the policy's bounds",
+    # Selection (docs/selection.md): one value out of a whole document.
+    "no-match": "the query selects no node; the message names the deepest prefix that did select one",
+    "ambiguous-selection": "the query selects more than one node; the message gives the count and the first two paths",
+    "requirement-failed": "a requirement (--require, the policy key require) does not hold on the document",
+    "unanswerable-query": "a query or requirement cannot be answered on this document within the engine's limits",
     # Trial reports (docs/reports.md).
     "bad-trial-id": "a trial record's trial_id is not a non-empty string",
     "not-scheduled": "a trial record names a trial outside the declared population",

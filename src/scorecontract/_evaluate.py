@@ -16,6 +16,7 @@ from ._errors import InvalidEvidence
 from ._policy import UNSET, check_limit, default_cache, policy_for
 from ._provenance import check_binding, envelope_score
 from ._record import score_of_record
+from ._select import check_requirements, selection_message
 from ._strict_json import parse_json, underflows
 from ._value import NoTruthValue, Value
 from ._verdict import Verdict
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     _Matcher = Callable[..., Union["re.Match[str]", "re.Match[bytes]", None]]
     from ._policy import Policy
     from ._score import Number
+    from ._select import Selection
 
 __all__ = ["Decision", "evaluate", "loads"]
 
@@ -76,7 +78,7 @@ class Decision(NoTruthValue, Value):
     # evaluate() builds a Decision with six slot stores, where Value's
     # __setattr__ would cost a Python call per field on every harness's
     # hot path.  The public attributes are read-only all the same.
-    __slots__ = ("_verdict", "_code", "_message", "_score", "_policy", "_location")
+    __slots__ = ("_verdict", "_code", "_message", "_score", "_policy", "_location", "_selection")
     if TYPE_CHECKING:
         pass
     else:
@@ -91,6 +93,7 @@ class Decision(NoTruthValue, Value):
         _score: Number | None
         _policy: Policy
         _location: tuple[int, int, int] | None
+        _selection: Selection | None
 
     def __init__(
         self,
@@ -100,6 +103,7 @@ class Decision(NoTruthValue, Value):
         score: Number | None,
         policy: Policy,
         location: tuple[int, int, int] | None = None,
+        selection: Selection | None = None,
     ) -> None:
         # message is None for PASS and FAIL: it is built when first read,
         # which keeps evaluate() on a valid record as cheap as json.loads.
@@ -109,14 +113,15 @@ class Decision(NoTruthValue, Value):
         self._score = score
         self._policy = policy
         self._location = location
+        self._selection = selection
 
     @classmethod
-    def invalid(cls, error: InvalidEvidence, policy: Policy) -> Decision:
+    def invalid(cls, error: InvalidEvidence, policy: Policy, selection: Selection | None = None) -> Decision:
         """Return the INVALID decision for *error*, located where it is."""
         location = None
         if error.pos is not None and error.lineno is not None and error.colno is not None:
             location = (error.pos, error.lineno, error.colno)
-        return cls(Verdict.INVALID, error.code, error.message, None, policy, location)
+        return cls(Verdict.INVALID, error.code, error.message, None, policy, location, selection)
 
     @property
     def verdict(self) -> Verdict:
@@ -135,7 +140,11 @@ class Decision(NoTruthValue, Value):
             # Only PASS and FAIL are built without a message, and both hold
             # a valid score.
             score: Number = self._score  # type: ignore[assignment]
-            self._message = outcome_message(score, self._policy)
+            message = outcome_message(score, self._policy)
+            selection = self._selection
+            if selection is not None:
+                message = selection_message(message, selection)
+            self._message = message
         return self._message
 
     @property
@@ -147,6 +156,11 @@ class Decision(NoTruthValue, Value):
     def policy(self) -> Policy:
         """The policy the decision applied."""
         return self._policy
+
+    @property
+    def selection(self) -> Selection | None:
+        """Where the value came from (``evaluate(select=...)``), or None."""
+        return self._selection
 
     @property
     def pos(self) -> int | None:
@@ -167,9 +181,11 @@ class Decision(NoTruthValue, Value):
         """Return the decision as a JSON-ready dict.
 
         The keys are always the same: ``verdict``, ``code``, ``message``,
-        ``score`` (None unless valid), ``policy`` (the policy-file keys)
-        and ``location``, ``{"pos", "line", "column"}`` where one place is
-        to blame, else None.
+        ``score`` (None unless valid), ``policy`` (the policy-file keys),
+        ``location``, ``{"pos", "line", "column"}`` where one place is
+        to blame, else None, and ``selection``: None for a whole record,
+        else ``{"query", "path", "nonfinite_elsewhere": {"count", "paths"}}``
+        (``Selection.as_dict()``).
         """
         location: dict[str, int] | None = None
         if self._location is not None:
@@ -182,6 +198,7 @@ class Decision(NoTruthValue, Value):
             "score": self._score,
             "policy": self._policy.as_dict(),
             "location": location,
+            "selection": None if self._selection is None else self._selection.as_dict(),
         }
 
     def _key(self) -> tuple[object, ...]:
@@ -189,7 +206,7 @@ class Decision(NoTruthValue, Value):
         # the same decision.
         return (
             self._verdict, self._code, self.message, type(self._score), self._score,
-            self._policy, self._location,
+            self._policy, self._location, self._selection,
         )
 
 
@@ -240,6 +257,7 @@ def evaluate(
     max_bytes: int = DEFAULT_MAX_BYTES,
     candidate: str | None = None,
     run_id: str | None = None,
+    select: str | None = None,
 ) -> Decision:
     """Run the whole contract on the evidence *raw* and return a ``Decision``.
 
@@ -265,6 +283,18 @@ def evaluate(
     ``unexpected-member``.  A policy with ``require_candidate`` raises
     ``PolicyError`` (``candidate-required``) when *candidate* is None.
 
+    *select*, a JSONPath query (RFC 9535, starting with ``$``) or a JSON
+    Pointer (RFC 6901, empty or starting with ``/``), gates one value of
+    any JSON document instead of a record (docs/selection.md): it must
+    select exactly one node (else INVALID ``no-match`` or
+    ``ambiguous-selection``), whose value then meets the numeric contract
+    of a score.  ``Decision.selection`` records the query and the
+    normalized path it resolved to.  With *candidate*, the document's own
+    top-level ``"candidate"`` (and ``"run_id"``) members are compared.  A
+    malformed query raises ``PolicyError`` (``bad-selector``).  The
+    policy's requirements (``Policy(require=...)``) must hold on the whole
+    document, with or without *select* (INVALID ``requirement-failed``).
+
         >>> evaluate(b'{"score": 0.9}').verdict
         <Verdict.PASS: 'PASS'>
         >>> d = evaluate('{"score": 1e400}')
@@ -280,13 +310,15 @@ def evaluate(
     bound = candidate is not None or run_id is not None or policy.require_candidate
     if bound:
         check_binding(candidate, run_id, policy)
+    if select is not None:
+        return _evaluate_selected(raw, select, policy, max_bytes, candidate, run_id)
     try:
         fast: int | float | None = None
         kind = type(raw)
         # The fast path knows only the plain record (an envelope, or exact
         # decimals, take the full path), and exact str and bytes: a subclass
         # may override what re reads.
-        if (kind is str or kind is bytes) and not (policy.exact or bound):
+        if (kind is str or kind is bytes) and not (policy.full_path or bound):
             if len(raw) <= max_bytes:
                 match = (_fast_matchers or _compile_fast_matchers())[kind is bytes](raw)
                 if match is not None:
@@ -314,10 +346,13 @@ def evaluate(
                 decision._score = fast
                 decision._policy = policy
                 decision._location = None
+                decision._selection = None
                 return decision
             score = fast  # out of range: the full path has the message
         else:
             record = parse_json(decode_evidence(raw, max_bytes), exact=policy.exact)
+            if policy.require:
+                check_requirements(record, policy)
             # A candidate, exactly when the gate is bound: check_binding
             # refused a run id or a required candidate without one.
             if candidate is not None:
@@ -332,7 +367,7 @@ def evaluate(
             return Decision(Verdict.FAIL, "below-threshold", None, valid, policy)
         return Decision(Verdict.INVALID, problem[0], problem[1], None, policy)
     except InvalidEvidence as exc:
-        return Decision.invalid(exc, policy)
+        return Decision.invalid(too_large_hint(exc), policy)
     except Exception as exc:  # fail closed: a defect here must not release
         return Decision(
             Verdict.INVALID,
@@ -341,3 +376,87 @@ def evaluate(
             None,
             policy,
         )
+
+
+def too_large_hint(error: InvalidEvidence) -> InvalidEvidence:
+    """*error*, with how to raise the limit when it is ``too-large``."""
+    if error.code != "too-large" or "max_bytes=" in error.message:
+        return error
+    return InvalidEvidence(error.code, f"{error.message} bytes; pass max_bytes= to raise the limit")
+
+
+def load_with_records(text: str, policy: Policy) -> tuple[object, list[tuple[str, str]]]:
+    """The strict parse of a document a value is selected from.
+
+    Returns the document and the non-finite numbers it holds (``NaN``,
+    ``Infinity``, ``-Infinity``, overflow, underflow), as (normalized
+    path, code) pairs in document order; ``load_document`` leaves a NaN or
+    infinite placeholder at each, so a filter or requirement that reads one
+    raises.  Every other fault refuses the whole document.
+    """
+    from ._strict_json import load_document
+
+    document, found = load_document(text, exact=policy.exact)
+    return document, [(record.path, record.code) for record in found]
+
+
+def _evaluate_selected(
+    raw: str | bytes,
+    select: str,
+    policy: Policy,
+    max_bytes: int,
+    candidate: str | None,
+    run_id: str | None,
+) -> Decision:
+    """``evaluate()`` with a query: the selection stage (``_select``) between
+    the strict parse and the numeric contract."""
+    from ._jsonpath import compile_query
+    from ._select import Selection, select_one, split_records, value_problem
+
+    query = compile_query(select)  # PolicyError (bad-selector): configuration
+    selection = Selection(query.text)
+    try:
+        document, records = load_with_records(decode_evidence(raw, max_bytes), policy)
+        if candidate is not None:
+            _check_document_binding(document, candidate, run_id)
+        check_requirements(document, policy)
+        path, value = select_one(document, query)
+        selection = Selection(query.text, path)
+        listed = split_records(records, path, policy) if records else []
+        if listed:
+            selection = Selection(query.text, path, listed, len(listed))
+        problem = value_problem(path, value, policy)
+        if problem is not None:
+            return Decision(Verdict.INVALID, problem[0], problem[1], None, policy, None, selection)
+        valid: Number = value  # type: ignore[assignment]  # value_problem admitted it
+        if meets_threshold(valid, policy):
+            return Decision(Verdict.PASS, "meets-threshold", None, valid, policy, None, selection)
+        return Decision(Verdict.FAIL, "below-threshold", None, valid, policy, None, selection)
+    except InvalidEvidence as exc:
+        return Decision.invalid(too_large_hint(exc), policy, selection)
+    except Exception as exc:  # fail closed: a defect here must not release
+        return Decision(
+            Verdict.INVALID,
+            "internal-error",
+            f"unexpected {type(exc).__name__} in scorecontract; please report it",
+            None,
+            policy,
+            None,
+            selection,
+        )
+
+
+def _check_document_binding(document: object, candidate: str, run_id: str | None) -> None:
+    """Compare the document's top-level ``candidate`` and ``run_id`` members."""
+    from ._describe import json_kind
+    from ._provenance import member_problem
+
+    if type(document) is not dict:
+        raise InvalidEvidence(
+            "not-an-object", f"a document bound to a candidate must be a JSON object, not {json_kind(document)}"
+        )
+    problem = member_problem(document, "candidate", candidate)
+    if problem is None and run_id is not None:
+        problem = member_problem(document, "run_id", run_id)
+    if problem is not None:
+        raise InvalidEvidence(*problem)

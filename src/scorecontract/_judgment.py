@@ -31,8 +31,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping, Optional, Tuple
 
+    from ._jsonpath import Query
     from ._policy import Policy
     from ._score import Number
+    from ._select import Selection
 
     Judged = Tuple["Outcome", str, str, Optional[bool], Optional[Number]]
 
@@ -98,7 +100,9 @@ class Judgment(NoTruthValue, Value):
     - ``threshold``: the threshold applied, or None when none was set;
     - ``policy``: the ``Policy`` whose bounds (and threshold) applied;
     - ``pos``, ``lineno``, ``colno``: where in the text the problem is,
-      when one place is to blame; else None.
+      when one place is to blame; else None;
+    - ``selection``: with ``judge(select=...)``, the ``Selection`` (query,
+      normalized path, listed non-finite paths); else None.
 
     Judgments are immutable, compare equal by value (members included) and
     have no truth value.
@@ -106,7 +110,7 @@ class Judgment(NoTruthValue, Value):
 
     __slots__ = (
         "outcome", "code", "message", "grader_pass", "score", "_members", "negated", "threshold",
-        "policy", "pos", "lineno", "colno",
+        "policy", "pos", "lineno", "colno", "selection",
     )
     _shown = ("outcome", "code", "message", "negated")
 
@@ -122,6 +126,7 @@ class Judgment(NoTruthValue, Value):
     pos: int | None
     lineno: int | None
     colno: int | None
+    selection: Selection | None
 
     def __init__(
         self,
@@ -139,6 +144,7 @@ class Judgment(NoTruthValue, Value):
         pos: int | None = None,
         lineno: int | None = None,
         colno: int | None = None,
+        selection: Selection | None = None,
     ) -> None:
         self._fill(
             outcome=outcome,
@@ -153,6 +159,7 @@ class Judgment(NoTruthValue, Value):
             pos=pos,
             lineno=lineno,
             colno=colno,
+            selection=selection,
         )
 
     @property
@@ -191,6 +198,7 @@ class Judgment(NoTruthValue, Value):
             "members": None if self._members is None else dict(self._members),
             "policy": self.policy.as_dict(),
             "location": location,
+            "selection": None if self.selection is None else self.selection.as_dict(),
         }
 
 
@@ -224,10 +232,45 @@ def _check_spellings(spellings: object) -> dict[str, bool] | None:
     return checked
 
 
+def _select_members(document: object, records: list[tuple[str, str]], query: Query, policy: Policy, found: list[Selection]) -> dict[object, object]:
+    """The selection stage for a judgment: the one node must be an object."""
+    from ._select import Selection, check_requirements, select_one, split_records
+
+    check_requirements(document, policy)
+    path, value = select_one(document, query)
+    found[0] = Selection(query.text, path)
+    listed = split_records(records, path, policy) if records else []
+    if listed:
+        found[0] = Selection(query.text, path, listed, len(listed))
+    if type(value) is not dict:
+        raise InvalidEvidence(
+            "not-an-object", f"a judgment must be a JSON object; the value at {path} is {json_kind(value)}"
+        )
+    return value
+
+
 def _read_members(
-    raw: object, policy: Policy, extract: bool, max_bytes: int
+    raw: object, policy: Policy, extract: bool, max_bytes: int, query: Query | None = None,
+    found: list[Selection] | None = None,
 ) -> dict[object, object]:
-    """Return the grader's object; raise InvalidEvidence if there is none."""
+    """Return the grader's object; raise InvalidEvidence if there is none.
+
+    With *query*, the object is the one node it selects in the document,
+    and ``found[0]`` becomes its ``Selection``.
+    """
+    if query is not None and found is not None:
+        if isinstance(raw, (str, bytes, bytearray, memoryview)):
+            from ._evaluate import load_with_records
+
+            document, records = load_with_records(decode_evidence(raw, max_bytes), policy)
+            return _select_members(document, records, query, policy, found)
+        from collections.abc import Mapping
+
+        if not isinstance(raw, Mapping):
+            raise InvalidEvidence(
+                "input-type", f"a judgment must be str, bytes or a mapping, not {describe_value(raw)}"
+            )
+        return _select_members(_read_members(raw, policy, False, max_bytes), [], query, policy, found)
     if isinstance(raw, (str, bytes, bytearray, memoryview)):
         text = decode_evidence(raw, max_bytes)
         if not extract:
@@ -404,6 +447,7 @@ def judge(
     numeric_strings: bool = True,
     verdict_spellings: Mapping[str, bool] | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    select: str | None = None,
 ) -> Judgment:
     """Judge a grader's answer and return a ``Judgment``.
 
@@ -436,6 +480,13 @@ def judge(
     maps extra strings to verdicts (``{"yes": True, "no": False}``); none
     are accepted by default.
 
+    *select*, a JSONPath query or JSON Pointer (docs/selection.md), finds
+    the judgment inside a larger document: it must select exactly one node,
+    a JSON object, which is then judged as above (``no-match``,
+    ``ambiguous-selection``, ``not-an-object`` otherwise); it cannot be
+    combined with *extract*.  ``Judgment.selection`` records where.  The
+    policy's requirements must hold on the whole document.
+
     Never raises for any *raw_or_mapping*: every problem is a GRADER_ERROR
     with a reason code.  Bad options raise ``PolicyError``.
 
@@ -456,13 +507,32 @@ def judge(
     if max_bytes != DEFAULT_MAX_BYTES:
         check_limit("max_bytes", max_bytes)
     limit = resolved.threshold if has_threshold else None
+    query: Query | None = None
+    found: list[Selection] = []
+    if select is not None:
+        if extract:
+            raise PolicyError("option-conflict", "select= cannot be combined with extract=: give one way to find the judgment")
+        from ._jsonpath import compile_query
+        from ._select import Selection
+
+        query = compile_query(select)
+        found = [Selection(query.text)]
     members: dict[object, object] | None = None
     try:
-        members = _read_members(raw_or_mapping, resolved, extract, max_bytes)
+        if query is None and resolved.require:
+            from ._select import check_requirements
+
+            members = _read_members(raw_or_mapping, resolved, extract, max_bytes)
+            check_requirements(members, resolved)
+        else:
+            members = _read_members(raw_or_mapping, resolved, extract, max_bytes, query, found)
         outcome, code, message, grader_pass, score = _judge_members(
             members, resolved, has_threshold, numeric_strings, spellings
         )
     except InvalidEvidence as exc:
+        from ._evaluate import too_large_hint
+
+        exc = too_large_hint(exc)
         return Judgment(
             Outcome.GRADER_ERROR,
             code=exc.code,
@@ -476,6 +546,7 @@ def judge(
             pos=exc.pos,
             lineno=exc.lineno,
             colno=exc.colno,
+            selection=found[0] if found else None,
         )
     except Exception as exc:  # fail closed: a defect here must not release
         return Judgment(
@@ -488,6 +559,7 @@ def judge(
             negated=negate,
             threshold=limit,
             policy=resolved,
+            selection=found[0] if found else None,
         )
     if negate:
         # Negation applies to a judgment, and only once one exists.
@@ -507,6 +579,7 @@ def judge(
         negated=negate,
         threshold=limit,
         policy=resolved,
+        selection=found[0] if found else None,
     )
 
 

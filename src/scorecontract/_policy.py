@@ -10,6 +10,7 @@ exists to stop.
 from __future__ import annotations
 
 import enum
+import math
 import re
 
 from ._describe import clip_text, describe_value, format_number
@@ -25,10 +26,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_THRESHOLD",
+    "DIRECTIONS",
+    "NONFINITE_ELSEWHERE",
     "DEFAULT_VERSION",
     "MAX_VERSION_LENGTH",
     "UNSET",
     "Policy",
+    "bounds_text",
     "check_limit",
     "default_cache",
     "default_policy",
@@ -37,6 +41,11 @@ __all__ = [
 
 DEFAULT_THRESHOLD = 0.8
 DEFAULT_VERSION = "default"
+# "higher": score >= threshold passes (accuracy); "lower": score <=
+# threshold passes (perplexity, mean absolute error).
+DIRECTIONS = ("higher", "lower")
+# What a non-finite number outside the selected value does (docs/selection.md).
+NONFINITE_ELSEWHERE = ("refuse", "list")
 
 
 class _Unset(enum.Enum):
@@ -67,6 +76,58 @@ def _check_number(name: str, value: object, exact: bool) -> None:
     problem = number_problem(value, exact)
     if problem is not None:
         raise PolicyError(f"bad-{name}", f"{name} is {problem[1]}")
+
+
+def _bound(value: Number | None, exact: bool, side: float) -> Number:
+    """The bound *value* as scores meet it; None (unbounded) is *side*.
+
+    An infinite limit is safe here, and only here: every score is checked
+    finite before it meets the bounds, so an unbounded side admits every
+    finite number and never NaN or infinity.
+    """
+    if value is None:
+        if exact:
+            from decimal import Decimal
+
+            return Decimal(side)
+        return side
+    return to_decimal(value) if exact else value
+
+
+def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    if type(value) is not str or value not in choices:
+        raise PolicyError(
+            "bad-policy",
+            f"{name} must be {' or '.join(repr(choice) for choice in choices)}, not {describe_value(value)}",
+        )
+
+
+def _check_requirements(require: object) -> tuple[str, ...]:
+    """Return *require*, a list or tuple of RFC 9535 logical expressions, as a tuple.
+
+    Each is compiled now, so a malformed one is a configuration error
+    (``bad-selector``) before any evidence is read.
+    """
+    if type(require) is not list and type(require) is not tuple:
+        raise PolicyError("bad-policy", f"require must be a list of strings, not {describe_value(require)}")
+    from ._jsonpath import compile_requirement
+
+    checked: list[str] = []
+    for expression in require:
+        if type(expression) is not str:
+            raise PolicyError(
+                "bad-policy", f"require must be a list of strings; it holds {describe_value(expression)}"
+            )
+        compile_requirement(expression)
+        checked.append(expression)
+    return tuple(checked)
+
+
+def bounds_text(policy: Policy) -> str:
+    """The policy's bounds for a message: ``[0, 1]``, ``[0, no maximum]``."""
+    low = "no minimum" if policy.minimum is None else format_number(policy.minimum)
+    high = "no maximum" if policy.maximum is None else format_number(policy.maximum)
+    return f"[{low}, {high}]"
 
 
 # Versions are printed on one-line results, in receipts and in GitHub
@@ -101,13 +162,23 @@ class Policy(Value):
     """The rules a score is judged by.
 
     ``Policy(threshold=0.8, *, minimum=0, maximum=1, version="default",
-    exact=False, review_owner=None, require_candidate=False)``
+    exact=False, review_owner=None, require_candidate=False,
+    direction="higher", nonfinite_elsewhere="refuse", require=())``
 
     *threshold* is the lowest passing score: ``score >= threshold`` is PASS.
+    With *direction* ``"lower"`` (perplexity, mean absolute error) it is the
+    highest passing score instead: ``score <= threshold`` is PASS.
     *minimum* and *maximum* are the closed bounds of a valid score.  Each is
     an ``int`` or ``float`` (a ``decimal.Decimal`` too when *exact*), finite,
-    with ``minimum <= threshold <= maximum``.  ``bool`` is refused: ``True``
-    is not a threshold.
+    with ``minimum <= threshold <= maximum``; either may be None, unbounded
+    on that side (a score must still be finite).  ``bool`` is refused:
+    ``True`` is not a threshold.
+
+    *nonfinite_elsewhere* and *require* apply to selected values
+    (docs/selection.md): ``"refuse"`` (the default) makes a NaN or infinity
+    anywhere in the document INVALID, ``"list"`` lets one outside the
+    selected value stand and lists it; *require* is a list of RFC 9535
+    logical expressions on the whole document, each of which must hold.
 
     *version* names the policy in every decision record and receipt: a
     non-empty string of at most 200 characters, without control characters
@@ -150,18 +221,19 @@ class Policy(Value):
     # fifth of a property's.  Value makes them read-only.
     __slots__ = (
         "threshold", "minimum", "maximum", "version", "exact", "review_owner", "require_candidate",
-        "limits",
+        "direction", "nonfinite_elsewhere", "require", "limits", "full_path",
     )
     _shown = (
         "threshold", "minimum", "maximum", "version", "exact", "review_owner", "require_candidate",
+        "direction", "nonfinite_elsewhere", "require",
     )
 
     threshold: Number
     """The lowest passing score, as given."""
-    minimum: Number
-    """The lowest valid score, as given."""
-    maximum: Number
-    """The highest valid score, as given."""
+    minimum: Number | None
+    """The lowest valid score, as given; None for no minimum."""
+    maximum: Number | None
+    """The highest valid score, as given; None for no maximum."""
     version: str
     """The policy's version string."""
     exact: bool
@@ -170,19 +242,31 @@ class Policy(Value):
     """Who reviews a report that lacks evidence, or None."""
     require_candidate: bool
     """Whether every gate applying the policy must be given the candidate."""
+    direction: str
+    """``"higher"`` (``score >= threshold`` passes) or ``"lower"`` (``<=``)."""
+    nonfinite_elsewhere: str
+    """``"refuse"`` or ``"list"``: a non-finite number outside the selection."""
+    require: tuple[str, ...]
+    """The requirements, RFC 9535 logical expressions on the document."""
     limits: tuple[Number, Number, Number]
-    """``(minimum, maximum, threshold)`` as scores are compared with them."""
+    """``(minimum, maximum, threshold)`` as scores are compared with them
+    (an unbounded side as an infinity)."""
+    full_path: bool
+    """Whether ``evaluate()`` must skip its fast path (exact, lower, requirements)."""
 
     def __init__(
         self,
         threshold: Number = DEFAULT_THRESHOLD,
         *,
-        minimum: Number = 0,
-        maximum: Number = 1,
+        minimum: Number | None = 0,
+        maximum: Number | None = 1,
         version: str = DEFAULT_VERSION,
         exact: bool = False,
         review_owner: str | None = None,
         require_candidate: bool = False,
+        direction: str = "higher",
+        nonfinite_elsewhere: str = "refuse",
+        require: tuple[str, ...] | list[str] = (),
     ) -> None:
         if type(exact) is not bool:
             raise PolicyError("bad-policy", f"exact must be true or false, not {describe_value(exact)}")
@@ -193,14 +277,19 @@ class Policy(Value):
         _check_label("version", version, "bad-version")
         if review_owner is not None:
             _check_label("review_owner", review_owner, "bad-policy")
-        _check_number("bounds", minimum, exact)
-        _check_number("bounds", maximum, exact)
+        _check_choice("direction", direction, DIRECTIONS)
+        _check_choice("nonfinite_elsewhere", nonfinite_elsewhere, NONFINITE_ELSEWHERE)
+        requirements = _check_requirements(require) if require != () else ()
+        if minimum is not None:
+            _check_number("bounds", minimum, exact)
+        if maximum is not None:
+            _check_number("bounds", maximum, exact)
         _check_number("threshold", threshold, exact)
-        limits: tuple[Number, Number, Number]
-        if exact:
-            limits = (to_decimal(minimum), to_decimal(maximum), to_decimal(threshold))
-        else:
-            limits = (minimum, maximum, threshold)
+        limits: tuple[Number, Number, Number] = (
+            _bound(minimum, exact, -math.inf),
+            _bound(maximum, exact, math.inf),
+            to_decimal(threshold) if exact else threshold,
+        )
         low, high, limit = limits
         if not low <= high:
             raise PolicyError(
@@ -210,7 +299,8 @@ class Policy(Value):
             raise PolicyError(
                 "bad-threshold",
                 f"threshold {format_number(threshold)} is outside the bounds "
-                f"[{format_number(minimum)}, {format_number(maximum)}]",
+                f"[{'no minimum' if minimum is None else format_number(minimum)}, "
+                f"{'no maximum' if maximum is None else format_number(maximum)}]",
             )
         self._fill(
             threshold=threshold,
@@ -220,19 +310,29 @@ class Policy(Value):
             exact=exact,
             review_owner=review_owner,
             require_candidate=require_candidate,
+            direction=direction,
+            nonfinite_elsewhere=nonfinite_elsewhere,
+            require=requirements,
             limits=limits,
+            # One flag for evaluate()'s fast path, read as cheaply as exact
+            # was: the path knows only float comparison, ">=", and no
+            # requirements.
+            full_path=exact or direction != "higher" or bool(requirements),
         )
 
     def replace(
         self,
         *,
         threshold: Number = UNSET,
-        minimum: Number = UNSET,
-        maximum: Number = UNSET,
+        minimum: Number | None = UNSET,
+        maximum: Number | None = UNSET,
         version: str = UNSET,
         exact: bool = UNSET,
         review_owner: str | None = UNSET,
         require_candidate: bool = UNSET,
+        direction: str = UNSET,
+        nonfinite_elsewhere: str = UNSET,
+        require: tuple[str, ...] | list[str] = UNSET,
     ) -> Policy:
         """Return a copy of the policy with the given fields changed.
 
@@ -251,14 +351,20 @@ class Policy(Value):
             exact=self.exact if exact is UNSET else exact,
             review_owner=self.review_owner if review_owner is UNSET else review_owner,
             require_candidate=self.require_candidate if require_candidate is UNSET else require_candidate,
+            direction=self.direction if direction is UNSET else direction,
+            nonfinite_elsewhere=self.nonfinite_elsewhere if nonfinite_elsewhere is UNSET else nonfinite_elsewhere,
+            require=self.require if require is UNSET else require,
         )
 
     def as_dict(self) -> dict[str, object]:
         """Return the policy as the JSON object a policy file holds.
 
         The keys are those of a policy file (``version``, ``threshold``,
-        ``min``, ``max``, ``exact``, ``review_owner`` when one is named,
-        and ``require_candidate`` when it is true), so decision records and
+        ``min``, ``max`` (None when unbounded), ``exact``, ``review_owner``
+        when one is named, ``require_candidate`` when it is true,
+        ``direction`` when it is ``"lower"``, ``nonfinite_elsewhere`` when
+        it is ``"list"`` and ``require`` when there are requirements), so
+        decision records and
         receipts name the version, and ``load_policy`` reads the dict back
         as an equal policy.  Numbers are returned as given: an exact policy
         may hold ``decimal.Decimal`` values, which ``json.dumps`` cannot
@@ -275,6 +381,12 @@ class Policy(Value):
             result["review_owner"] = self.review_owner
         if self.require_candidate:
             result["require_candidate"] = True
+        if self.direction != "higher":
+            result["direction"] = self.direction
+        if self.nonfinite_elsewhere != "refuse":
+            result["nonfinite_elsewhere"] = self.nonfinite_elsewhere
+        if self.require:
+            result["require"] = list(self.require)
         return result
 
 

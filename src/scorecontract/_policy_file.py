@@ -39,6 +39,9 @@ POLICY_KEYS: dict[str, tuple[str, bool]] = {
     "max": ("maximum", False),
     "review_owner": ("review_owner", False),
     "require_candidate": ("require_candidate", False),
+    "direction": ("direction", False),
+    "nonfinite_elsewhere": ("nonfinite_elsewhere", False),
+    "require": ("require", False),
 }
 
 
@@ -50,9 +53,14 @@ def load_policy(path: str | PathLike[str], /) -> Policy:
     ``tomllib``); any other file is JSON.  Either way it holds one object
     (in TOML, the top-level table) with the keys ``version`` (a non-empty
     string), ``threshold`` (a number), ``exact`` (true or false) and, when
-    the bounds are not ``[0, 1]``, ``min`` and ``max``::
+    the bounds are not ``[0, 1]``, ``min`` and ``max`` (a number, or null
+    for no bound on that side)::
 
         {"version": "release-2024-06", "threshold": 0.8, "exact": false}
+
+    Optional keys: ``review_owner``, ``require_candidate``, ``direction``
+    (``"higher"`` or ``"lower"``), ``nonfinite_elsewhere`` (``"refuse"`` or
+    ``"list"``) and ``require`` (a list of RFC 9535 logical expressions).
 
     Numbers are decoded the way the policy will decode evidence: as binary
     floats, or as their exact decimal text (``decimal.Decimal``) when

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ._policy import add_policy_arguments
 from .._constants import CHECK_FORMATS, DEFAULT_MAX_BYTES
+from .._policy import DIRECTIONS, NONFINITE_ELSEWHERE
 from .._errors import InvalidEvidence
 
 TYPE_CHECKING = False
@@ -24,18 +25,22 @@ def register(commands: Any, epilog: str) -> None:
 
     check = commands.add_parser(
         "check",
-        help="decide on one score record",
-        description='Decide on one score record, {"score": <number>}.',
+        help="decide on one score record, or one value selected from any JSON document",
+        description='Decide on one score record, {"score": <number>}, or with --select on '
+        "the one value a query selects in any JSON document (an lm-eval results file, "
+        "an Inspect log, ...).",
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("path", metavar="PATH", help="evidence file, or - for standard input")
     add_policy_arguments(check)
+    _add_selection_options(check)
     check.add_argument(
         "--max-bytes",
         metavar="N",
         default=str(DEFAULT_MAX_BYTES),
-        help="largest evidence accepted, in bytes (default 1 MiB)",
+        help="largest evidence accepted, in bytes, or with a binary unit: 512K, 64M, 1G "
+        "(default 1M = 1 MiB)",
     )
     _add_output_options(check)
 
@@ -47,6 +52,58 @@ def register(commands: Any, epilog: str) -> None:
 
     add_provenance_arguments(check)
     check.set_defaults(run=_run_check)
+
+
+def _add_selection_options(check: argparse.ArgumentParser) -> None:
+    group = check.add_argument_group("selection, direction and scale (docs/selection.md)")
+    group.add_argument(
+        "--select",
+        metavar="QUERY",
+        help="gate the one value QUERY selects: JSONPath (RFC 9535) if it starts with $, "
+        "a JSON Pointer (RFC 6901) if it starts with / ; no node, or several, is INVALID",
+    )
+    group.add_argument(
+        "--require",
+        metavar="EXPR",
+        action="append",
+        default=[],
+        help="an RFC 9535 logical expression on the whole document that must hold, "
+        "such as \"$.status == 'success'\" (repeatable); else INVALID requirement-failed",
+    )
+    group.add_argument(
+        "--nonfinite-elsewhere",
+        choices=NONFINITE_ELSEWHERE,
+        metavar="MODE",
+        help="refuse (the default) or list: what a NaN or infinity outside the selected "
+        "value does to the document",
+    )
+    group.add_argument(
+        "--direction",
+        choices=DIRECTIONS,
+        metavar="D",
+        help="higher (the default: score >= threshold passes) or lower (score <= threshold "
+        "passes: perplexity, MAE)",
+    )
+    group.add_argument("--min", metavar="X", help="lowest valid score, a JSON number or none (default 0)")
+    group.add_argument("--max", metavar="X", help="highest valid score, a JSON number or none (default 1)")
+
+
+def _policy_changes(args: argparse.Namespace) -> list[tuple[str, str, object]]:
+    """The policy options beyond --threshold and --exact, read once."""
+    from ._policy import bound_option
+
+    changes: list[tuple[str, str, object]] = []
+    if args.direction is not None:
+        changes.append(("--direction", "direction", args.direction))
+    if args.min is not None:
+        changes.append(("--min", "minimum", bound_option("--min", args.min, args.exact)))
+    if args.max is not None:
+        changes.append(("--max", "maximum", bound_option("--max", args.max, args.exact)))
+    if args.nonfinite_elsewhere is not None:
+        changes.append(("--nonfinite-elsewhere", "nonfinite_elsewhere", args.nonfinite_elsewhere))
+    if args.require:
+        changes.append(("--require", "require", tuple(args.require)))
+    return changes
 
 
 def _add_output_options(check: argparse.ArgumentParser) -> None:
@@ -78,13 +135,14 @@ class CheckOptions:
     - ``policy``: the ``Policy`` to apply, or None for a judgment without
       ``--threshold`` or ``--policy`` (no threshold at all);
     - ``judgment``, ``negate``, ``extract``: the judgment contract;
+    - ``select``: the query as given (``--select``), or None for a whole record;
     - ``max_bytes``: the byte limit on the evidence;
     - ``format``, ``receipt``, ``keep_evidence``: what to print and keep;
     - ``provenance``: the candidate, run and key the evidence must match.
     """
 
     __slots__ = (
-        "path", "policy", "judgment", "negate", "extract", "max_bytes",
+        "path", "policy", "judgment", "negate", "extract", "select", "max_bytes",
         "format", "receipt", "keep_evidence", "provenance",
     )
 
@@ -93,6 +151,7 @@ class CheckOptions:
     judgment: bool
     negate: bool
     extract: bool
+    select: str | None
     max_bytes: int
     format: str
     receipt: str | None
@@ -107,6 +166,7 @@ class CheckOptions:
         judgment: bool,
         negate: bool,
         extract: bool,
+        select: str | None = None,
         max_bytes: int,
         format: str,
         receipt: str | None,
@@ -118,6 +178,7 @@ class CheckOptions:
         self.judgment = judgment
         self.negate = negate
         self.extract = extract
+        self.select = select
         self.max_bytes = max_bytes
         self.format = format
         self.receipt = receipt
@@ -133,20 +194,28 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
     the judgment contract, the byte limit, the candidate and run, the key.
     """
     from ._judgment import judgment_policy
-    from ._options import needs, whole_number
+    from ._options import byte_count, conflict, needs
     from ._policy import policy_option
     from ._provenance import Provenance
     from .._policy import default_policy
 
     judgment = args.contract == "judgment"
+    changes = _policy_changes(args)
     if not judgment:
         for option in ("negate", "extract"):
             if getattr(args, option):
                 raise needs(f"--{option}", "--contract judgment", "it applies to grader judgments only")
-        policy: Policy | None = policy_option(args.threshold, args.policy, args.exact)
+        policy: Policy | None = policy_option(args.threshold, args.policy, args.exact, changes)
     else:
-        policy = judgment_policy(args.threshold, args.policy, args.exact)
-    max_bytes = whole_number("--max-bytes", args.max_bytes, minimum=1)
+        policy = judgment_policy(args.threshold, args.policy, args.exact, changes)
+        if args.select is not None and args.extract:
+            raise conflict("--select", "--extract", "give one way to find the judgment")
+    select: str | None = args.select
+    if select is not None:
+        from .._jsonpath import compile_query
+
+        compile_query(select)  # a malformed query is configuration: exit 2 before reading
+    max_bytes = byte_count("--max-bytes", args.max_bytes)
     provenance = Provenance.from_options(
         path=args.path,
         # A judgment without a threshold still obeys the default policy's
@@ -164,6 +233,7 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
         judgment=judgment,
         negate=args.negate,
         extract=args.extract,
+        select=select,
         max_bytes=max_bytes,
         format=args.format,
         receipt=args.receipt,
@@ -203,6 +273,6 @@ def _run_score_check(options: CheckOptions) -> int:
         else:
             decision = evaluate(
                 evidence, policy=policy, max_bytes=options.max_bytes,
-                candidate=provenance.candidate, run_id=provenance.run_id,
+                candidate=provenance.candidate, run_id=provenance.run_id, select=options.select,
             )
     return deliver(options, decision, evidence, provenance)

@@ -91,8 +91,13 @@ def result_line(
     # verdict (INVALID) still chooses the exit status and the command.
     outcome = getattr(decision, "outcome", None)
     state = verdict if outcome is None else str(outcome.value)
+    message = decision.message
+    if decision.policy.direction == "lower" and "lower is better" not in message:
+        # A PASS or FAIL says so already; an INVALID line must too, so no
+        # reader of any line takes a "lower" gate for a "higher" one.
+        message += " (direction lower)"
     line = verdict_line(
-        state, decision.code, decision.message,
+        state, decision.code, message,
         version=decision.policy.version, line=decision.lineno, column=decision.colno,
     )
     if format != "github":

@@ -23,13 +23,24 @@ def read_evidence(path: str, max_bytes: int, /) -> bytes:
     """Return the evidence bytes at *path* (``-``: standard input).
 
     Raises ``InvalidEvidence`` when nothing complete can be read (missing,
-    unreadable, not a regular file, over *max_bytes*).
+    unreadable, not a regular file, over *max_bytes*); a ``too-large``
+    message says how to raise the limit.
     """
+    from .._errors import InvalidEvidence
     from .._read import read_bounded, read_evidence_file, standard_input
 
-    if path == "-":
-        return read_bounded(standard_input(), max_bytes)
-    return read_evidence_file(path, max_bytes)
+    try:
+        if path == "-":
+            return read_bounded(standard_input(), max_bytes)
+        return read_evidence_file(path, max_bytes)
+    except InvalidEvidence as exc:
+        if exc.code != "too-large":
+            raise
+        raise InvalidEvidence(
+            exc.code,
+            f"{exc.message}; raise the limit with --max-bytes, which takes binary units "
+            "(--max-bytes 64M is 64 MiB)",
+        ) from None
 
 
 def deliver(

@@ -13,6 +13,7 @@ from .._errors import InvalidEvidence
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from typing import Sequence
 
     from ._check import CheckOptions
     from ._provenance import Provenance
@@ -45,13 +46,17 @@ def add_arguments(check: argparse.ArgumentParser) -> None:
     )
 
 
-def judgment_policy(threshold: str | None, path: str | None, exact: bool) -> Policy | None:
+def judgment_policy(
+    threshold: str | None, path: str | None, exact: bool, changes: Sequence[tuple[str, str, object]] = ()
+) -> Policy | None:
     """Return the policy of a judgment check, or None for no threshold at all.
 
     No ``--threshold`` and no ``--policy`` means no threshold for a
     judgment, not 0.8: an explicit ``"pass": true`` with score 0 passes.
     ``--exact`` then has nothing to compare and is refused
-    (``missing-option``).
+    (``missing-option``), as are the other policy options (*changes*:
+    ``--direction``, ``--min``, ``--max``, ``--require``,
+    ``--nonfinite-elsewhere``), which belong to a policy that is not there.
     """
     from ._options import needs
     from ._policy import policy_option
@@ -62,8 +67,13 @@ def judgment_policy(threshold: str | None, path: str | None, exact: bool) -> Pol
                 "--exact with --contract judgment", "--threshold or --policy",
                 "without a threshold there is nothing to compare exactly",
             )
+        if changes:
+            raise needs(
+                f"{changes[0][0]} with --contract judgment", "--threshold or --policy",
+                "a judgment without a threshold applies no policy",
+            )
         return None
-    return policy_option(threshold, path, exact)
+    return policy_option(threshold, path, exact, changes)
 
 
 def run_judgment_check(options: CheckOptions) -> int:
@@ -105,6 +115,7 @@ def run_judgment_check(options: CheckOptions) -> int:
                 negate=options.negate,
                 extract=options.extract,
                 max_bytes=options.max_bytes,
+                select=options.select,
             )
             binding = _binding_problem(judgment, provenance)
             if binding is not None:

@@ -17,8 +17,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from decimal import Decimal
+    from typing import Sequence
 
-__all__ = ["add_policy_arguments", "number_option", "policy_option"]
+__all__ = ["add_policy_arguments", "bound_option", "number_option", "policy_option"]
 
 
 def add_policy_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,31 +47,60 @@ def add_policy_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def policy_option(threshold: str | None, path: str | None, exact: bool) -> Policy:
+def policy_option(
+    threshold: str | None,
+    path: str | None,
+    exact: bool,
+    /,
+    changes: Sequence[tuple[str, str, object]] = (),
+) -> Policy:
     """Return the ``Policy`` that ``--threshold``, ``--policy`` and ``--exact`` name.
 
     *threshold* and *path* are the options' text as given, or None.
+    *changes* are further policy options already read, as (option,
+    ``Policy`` keyword, value): ``("--direction", "direction", "lower")``.
     Raises ``PolicyError`` (exit 2) for a bad threshold (``bad-threshold``),
     a bad policy file (its own codes), or ``--policy`` combined with
-    ``--threshold`` or ``--exact`` (``option-conflict``).
+    ``--threshold``, ``--exact`` or any of *changes* (``option-conflict``).
     """
     if path is not None:
-        if threshold is not None or exact:
+        given = ["--threshold"] if threshold is not None else []
+        given += ["--exact"] if exact else []
+        given += [option for option, _, _ in changes]
+        if given:
             raise conflict(
                 "--policy",
-                "--threshold" if threshold is not None else "--exact",
+                given[0],
                 "the file's version would name a policy that was not applied; change the file instead",
             )
         from .._policy_file import load_policy
 
         return load_policy(path)
-    if threshold is None:
+    if threshold is None and not changes:
         return Policy(exact=True) if exact else default_policy()
-    value = number_option("--threshold", threshold, exact)
+    keywords = {keyword: value for _, keyword, value in changes}
     try:
-        return Policy(value, exact=exact)
+        if threshold is None:
+            return Policy(exact=exact, **keywords)  # type: ignore[arg-type]  # Policy validates
+        value = number_option("--threshold", threshold, exact)
+        return Policy(value, exact=exact, **keywords)  # type: ignore[arg-type]
     except PolicyError as exc:
-        raise PolicyError(exc.code, f"--threshold {ascii(threshold)}: {exc.message}") from None
+        if exc.code == "bad-threshold" and threshold is not None:
+            raise PolicyError(exc.code, f"--threshold {ascii(threshold)}: {exc.message}") from None
+        raise
+
+
+def bound_option(option: str, text: str, exact: bool) -> int | float | Decimal | None:
+    """Read ``--min`` or ``--max``: a JSON number, or ``none`` for no bound.
+
+    Raises ``PolicyError`` (``bad-bounds``) for anything else.
+    """
+    if text == "none":
+        return None
+    try:
+        return number_option(option, text, exact)
+    except PolicyError as exc:
+        raise PolicyError("bad-bounds", exc.message + " (nor none, for no bound)") from None
 
 
 def number_option(option: str, text: str, exact: bool) -> int | float | Decimal:

@@ -110,7 +110,7 @@ def register(commands: Any, epilog: str) -> None:
         "--max-line-bytes",
         metavar="N",
         default=str(DEFAULT_MAX_BYTES),
-        help="longest line accepted, in bytes (default 1 MiB)",
+        help="longest line accepted, in bytes, or with a binary unit: 512K, 64M, 1G (default 1M)",
     )
     command.set_defaults(run=_run_report)
 
@@ -200,7 +200,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     before the trials are read, taken output paths included.
     """
     from ._files import refuse_taken
-    from ._options import whole_number
+    from ._options import byte_count, whole_number
     from ._policy import number_option
     from ._provenance import bind
 
@@ -236,7 +236,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         junit_xml=args.junit_xml,
         receipt=args.receipt,
         max_listed=whole_number("--max-listed", args.max_listed, minimum=0),
-        max_line_bytes=whole_number("--max-line-bytes", args.max_line_bytes, minimum=1),
+        max_line_bytes=byte_count("--max-line-bytes", args.max_line_bytes),
     )
     refuse_taken((("--junit-xml", options.junit_xml), ("--receipt", options.receipt)))
     return options

@@ -47,7 +47,7 @@ def register(commands: Any, epilog: str) -> None:
         "--max-bytes",
         metavar="N",
         default=str(DEFAULT_MAX_BYTES),
-        help="largest evidence signed, in bytes (default 1 MiB, as check reads)",
+        help="largest evidence signed, in bytes, or with a binary unit: 512K, 64M, 1G (default 1M, as check reads)",
     )
     command.set_defaults(run=_run_sign)
 
@@ -88,13 +88,13 @@ def sign_options(args: argparse.Namespace) -> SignOptions:
     import os
 
     from ._files import exists
-    from ._options import needs, whole_number
+    from ._options import byte_count, needs
     from ._provenance import key_option
 
     key = key_option(args.key_file, args.key_env)
     if key is None:
         raise PolicyError("bad-key", "sign needs a key: --key-file K or --key-env VAR")
-    max_bytes = whole_number("--max-bytes", args.max_bytes, minimum=1)
+    max_bytes = byte_count("--max-bytes", args.max_bytes)
     output: str | None = args.output
     if output is None:
         if args.path == "-":
