@@ -102,6 +102,8 @@ def test_record_exemptions_are_current():
 
 
 CALLABLES = public_callables()
+# Functions with two primary arguments, both positional-only.
+TWO_PRIMARY = {"query"}
 
 
 @pytest.mark.parametrize("name, obj, kind", CALLABLES, ids=[name for name, _, _ in CALLABLES])
@@ -115,6 +117,10 @@ def test_primary_argument_positional_and_options_keyword_only(name, obj, kind):
         # Policy(threshold=0.9) and Policy(0.9) both read well; the rest of
         # a constructor's parameters are options.
         assert first.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD), name
+    if name in TWO_PRIMARY:
+        # query(document, path, /): both are the call's subject, positional only.
+        second, options = options[0], options[1:]
+        assert second.kind is inspect.Parameter.POSITIONAL_ONLY, name
     assert [p.name for p in options if p.kind is not inspect.Parameter.KEYWORD_ONLY] == [], name
 
 

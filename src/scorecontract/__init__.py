@@ -27,6 +27,7 @@ __all__ = [
     "load_key",
     "load_policy",
     "loads",
+    "query",
     "report",
     "sign",
 ]
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from ._dumps import dumps
     from ._extract import extract_json
     from ._judgment import Judgment, Outcome, judge
+    from ._jsonpath import query
     from ._policy_file import load_policy
     from ._report import Metric, Observation, Report, report
     from ._sign import authenticate, load_key, sign
@@ -65,6 +67,10 @@ def __getattr__(name: str) -> object:
         from . import _judgment
 
         return getattr(_judgment, name)
+    if name == "query":
+        from ._jsonpath import query
+
+        return query
     if name == "load_policy":
         from ._policy_file import load_policy
 

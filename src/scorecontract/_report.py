@@ -612,6 +612,31 @@ def _manifest_ids(manifest: object) -> list[str]:
     return ids
 
 
+def _refuse_check_only_keys(policy: Policy) -> None:
+    """Refuse the policy keys a report does not apply yet (exit 2).
+
+    The tally counts a trial as passing when its score is at least the
+    threshold, and it reads whole trial lines, not a selection: a policy
+    whose direction is "lower", that states requirements, or that lists
+    non-finite values elsewhere would be judged by rules it did not state
+    (a lower-is-better mean of 0.5 against 0.2 would PASS).  Refusing is
+    the fail-closed answer until the report honours them.
+    """
+    stated = []
+    if policy.direction != "higher":
+        stated.append(f"direction {policy.direction!r}")
+    if policy.require:
+        stated.append("require")
+    if policy.nonfinite_elsewhere != "refuse":
+        stated.append(f"nonfinite_elsewhere {policy.nonfinite_elsewhere!r}")
+    if stated:
+        raise PolicyError(
+            "bad-policy",
+            f"a report does not apply the policy's {', '.join(stated)} yet; "
+            "use check for a selected value, or a policy without them",
+        )
+
+
 def _check_options(metric: object, min_pass_rate: object, max_line_bytes: object, max_listed: object) -> None:
     if type(metric) is not str or metric not in METRICS:
         raise PolicyError("bad-policy", f"metric must be 'mean' or 'pass-rate', not {describe_value(metric)}")
@@ -944,6 +969,7 @@ def report(
     from ._provenance import check_binding
 
     policy = policy_for(threshold, policy)
+    _refuse_check_only_keys(policy)
     check_binding(candidate, None, policy)
     _check_options(metric, min_pass_rate, max_line_bytes, max_listed)
     check_confidence(confidence, bound, policy)

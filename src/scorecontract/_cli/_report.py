@@ -265,8 +265,6 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
 def _policy(threshold: str | None, path: str | None, exact: bool, review_owner: str | None) -> Policy:
     from ._options import conflict
     from ._policy import policy_option
-    from .._policy import Policy
-
     if review_owner is not None and path is not None:
         # Same rule as --threshold beside --policy: the file's version must
         # name the policy that was applied.
@@ -274,15 +272,7 @@ def _policy(threshold: str | None, path: str | None, exact: bool, review_owner: 
     policy = policy_option(threshold, path, exact)
     if review_owner is None:
         return policy
-    return Policy(
-        policy.threshold,
-        minimum=policy.minimum,
-        maximum=policy.maximum,
-        version=policy.version,
-        exact=policy.exact,
-        review_owner=review_owner,
-        require_candidate=policy.require_candidate,
-    )
+    return policy.replace(review_owner=review_owner)
 
 
 def _run_report(args: argparse.Namespace) -> int:
