@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import scorecontract._cli._main as cli
-from support import run_cli
 from judgment_table import ALL_ROWS, SWAP
+from support import run_cli
 
 EXIT = {"PASS": 0, "FAIL": 1, "GRADER_ERROR": 3}
 
@@ -84,9 +84,14 @@ def test_oversize_is_a_grader_error(tmp_path, capsys):
 @pytest.mark.parametrize(
     "options",
     [
-        ["--negate"], ["--extract"], ["--contract", "score", "--negate"], ["--contract", "verdict"],
-        ["--contract", "judgment", "--threshold", "nan"], ["--contract", "judgment", "--threshold", "1.5"],
-        ["--contract", "judgment", "--threshold", "true"], ["--contract", "judgment", "--max-bytes", "0"],
+        ["--negate"],
+        ["--extract"],
+        ["--contract", "score", "--negate"],
+        ["--contract", "verdict"],
+        ["--contract", "judgment", "--threshold", "nan"],
+        ["--contract", "judgment", "--threshold", "1.5"],
+        ["--contract", "judgment", "--threshold", "true"],
+        ["--contract", "judgment", "--max-bytes", "0"],
     ],
     ids=lambda options: " ".join(options),
 )

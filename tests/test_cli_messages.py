@@ -129,8 +129,15 @@ def test_no_command_line_refusal_is_coded_bad_policy():
         (["report", "--scheduled", "1", "--junit-xml", "{file}/j.xml", "{trials}"], "output-unwritable"),
         (["sign", "--key-file", "{key}", "--output", "{file}/e.sig", "{evidence}"], "output-unwritable"),
     ],
-    ids=["check-receipt", "check-receipt-taken", "check-kept-taken", "check-kept", "report-receipt",
-         "report-junit", "sign-output"],
+    ids=[
+        "check-receipt",
+        "check-receipt-taken",
+        "check-kept-taken",
+        "check-kept",
+        "report-receipt",
+        "report-junit",
+        "sign-output",
+    ],
 )
 def test_output_files_that_cannot_be_written_have_their_own_codes(tmp_path, capsys, argv, code):
     names = {

@@ -10,7 +10,6 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import scorecontract
-
 from scorecontract._cli import main
 from support import run_cli
 
@@ -47,8 +46,20 @@ def trials(tmp_path):
         (MEAN_ONLY, ["--min-pass-rate", "0.5"], 0),
         (MEAN_ONLY, ["--min-pass-rate", "0.5", "--threshold", "0.9"], 1),
     ],
-    ids=["pass", "fail", "pass-rate-pass", "pass-rate-fail", "threshold", "invalid", "review", "empty",
-         "mean-alone", "stated-rate-fails", "both-met", "stated-mean-fails"],
+    ids=[
+        "pass",
+        "fail",
+        "pass-rate-pass",
+        "pass-rate-fail",
+        "threshold",
+        "invalid",
+        "review",
+        "empty",
+        "mean-alone",
+        "stated-rate-fails",
+        "both-met",
+        "stated-mean-fails",
+    ],
 )
 @pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
 def test_exit_status(trials, capsys, data, extra, status, form):
@@ -158,8 +169,17 @@ def test_fresh_interpreter_under_each_optimize_level(trials, optimize):
 def test_help_lists_the_options(capsys):
     assert main(["report", "--help"]) == 0
     out = capsys.readouterr().out
-    for option in ("--scheduled", "--manifest", "--threshold", "--metric", "--review-owner",
-                   "--format", "--junit-xml", "--receipt", "4   REVIEW"):
+    for option in (
+        "--scheduled",
+        "--manifest",
+        "--threshold",
+        "--metric",
+        "--review-owner",
+        "--format",
+        "--junit-xml",
+        "--receipt",
+        "4   REVIEW",
+    ):
         assert option in out
 
 
@@ -218,7 +238,10 @@ def test_a_stated_min_pass_rate_decides_beside_the_mean_in_every_output(trials, 
     assert code == 1
     assert "pass rate 0.5 (1 / 2) < 0.9" in out.replace("\\", "")
     if form == "text":
-        assert [line.endswith("decides)") for line in out.splitlines() if line.startswith(("mean", "pass"))] == [True, True]
+        assert [line.endswith("decides)") for line in out.splitlines() if line.startswith(("mean", "pass"))] == [
+            True,
+            True,
+        ]
     elif form == "json":
         shown = json.loads(out)
         assert shown["deciding_metrics"] == ["mean", "pass-rate"]

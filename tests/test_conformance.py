@@ -94,10 +94,17 @@ def test_the_strict_loader_agrees_with_the_corpus(path):
 
 
 SAMPLE = [
-    "y_structure_lonely_true.json", "y_object_duplicated_key.json", "y_string_accepted_surrogate_pair.json",
-    "n_structure_100000_opening_arrays.json", "n_structure_open_array_object.json", "n_number_NaN.json",
-    "n_string_unescaped_tab.json", "i_number_huge_exp.json", "i_string_1st_surrogate_but_2nd_missing.json",
-    "i_structure_500_nested_arrays.json", "i_structure_UTF-8_BOM_empty_object.json",
+    "y_structure_lonely_true.json",
+    "y_object_duplicated_key.json",
+    "y_string_accepted_surrogate_pair.json",
+    "n_structure_100000_opening_arrays.json",
+    "n_structure_open_array_object.json",
+    "n_number_NaN.json",
+    "n_string_unescaped_tab.json",
+    "i_number_huge_exp.json",
+    "i_string_1st_surrogate_but_2nd_missing.json",
+    "i_structure_500_nested_arrays.json",
+    "i_structure_UTF-8_BOM_empty_object.json",
 ]
 
 

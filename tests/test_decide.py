@@ -62,8 +62,12 @@ VALUES = [
     ("float-pass", 0.9, Verdict.PASS, "meets-threshold"),
     ("float-fail", 0.7, Verdict.FAIL, "below-threshold"),
     ("threshold-equal", 0.8, Verdict.PASS, "meets-threshold"),
-    ("just-below", math.nextafter(0.8, 0) if hasattr(math, "nextafter") else 0.7999999999999999,
-     Verdict.FAIL, "below-threshold"),
+    (
+        "just-below",
+        math.nextafter(0.8, 0) if hasattr(math, "nextafter") else 0.7999999999999999,
+        Verdict.FAIL,
+        "below-threshold",
+    ),
     ("int-one", 1, Verdict.PASS, "meets-threshold"),
     ("int-zero", 0, Verdict.FAIL, "below-threshold"),
     ("float-one", 1.0, Verdict.PASS, "meets-threshold"),
@@ -100,9 +104,7 @@ VALUES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "value, verdict, code", [v[1:] for v in VALUES], ids=[v[0] for v in VALUES]
-)
+@pytest.mark.parametrize("value, verdict, code", [v[1:] for v in VALUES], ids=[v[0] for v in VALUES])
 def test_decide(value, verdict, code):
     assert decide(value) is verdict
     assert decide_with_reason(value, Policy())[:2] == (verdict, code)
@@ -132,9 +134,7 @@ EXACT_VALUES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "value, verdict, code", [v[1:] for v in EXACT_VALUES], ids=[v[0] for v in EXACT_VALUES]
-)
+@pytest.mark.parametrize("value, verdict, code", [v[1:] for v in EXACT_VALUES], ids=[v[0] for v in EXACT_VALUES])
 def test_decide_exact(value, verdict, code):
     policy = Policy(exact=True)
     assert decide(value, policy=policy) is verdict

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import decimal
 import json
-from pathlib import Path
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -32,8 +32,15 @@ def policy_from_bytes(data: bytes, tmp: Path) -> Policy:
 
 
 ALL_SIGNALS = [
-    decimal.Clamped, decimal.DivisionByZero, decimal.Inexact, decimal.InvalidOperation,
-    decimal.Overflow, decimal.Rounded, decimal.Subnormal, decimal.Underflow, decimal.FloatOperation,
+    decimal.Clamped,
+    decimal.DivisionByZero,
+    decimal.Inexact,
+    decimal.InvalidOperation,
+    decimal.Overflow,
+    decimal.Rounded,
+    decimal.Subnormal,
+    decimal.Underflow,
+    decimal.FloatOperation,
 ]
 
 
@@ -51,7 +58,12 @@ def hostile_contexts() -> dict[str, decimal.Context]:
         "prec-1-round-up": context(prec=1, rounding=decimal.ROUND_UP),
         "traps-inexact-rounded": context(traps=inexact),
         "everything": context(
-            prec=1, Emin=-1, Emax=1, capitals=0, clamp=1, rounding=decimal.ROUND_FLOOR,
+            prec=1,
+            Emin=-1,
+            Emax=1,
+            capitals=0,
+            clamp=1,
+            rounding=decimal.ROUND_FLOOR,
             traps={signal: True for signal in ALL_SIGNALS},
         ),
     }
@@ -61,8 +73,20 @@ EXACT_BIG = Policy(Decimal("1e29"), maximum=Decimal("1e30"), exact=True)
 EXACT = Policy(Decimal("0.8"), exact=True)
 POLICIES = [None, Policy(0.5), EXACT, EXACT_BIG, Policy(Decimal("1e-400"), exact=True)]
 SCORES = [
-    b"0.9", b"0.8", b"0.79999999999999999999", b"1", b"0", b"1e-400", b"1e-999", b"1e-1001",
-    b"99999999999999999999e999", b"99999999999999999999e-999", b"1e30", b"1.5e29", b"3", b"-0.0",
+    b"0.9",
+    b"0.8",
+    b"0.79999999999999999999",
+    b"1",
+    b"0",
+    b"1e-400",
+    b"1e-999",
+    b"1e-1001",
+    b"99999999999999999999e999",
+    b"99999999999999999999e-999",
+    b"1e30",
+    b"1.5e29",
+    b"3",
+    b"-0.0",
 ]
 
 
@@ -81,7 +105,9 @@ def report_cases() -> list[tuple[bytes, dict[str, object]]]:
     for policy in (None, Policy(0.2), Policy(Decimal("0.2333333333333333333333333334"), exact=True), EXACT):
         for metric in ("mean", "pass-rate"):
             cases.append((thirds, {"scheduled": 3, "policy": policy, "metric": metric}))
-    cases.append((thirds, {"scheduled": 3, "metric": "pass-rate", "min_pass_rate": Decimal("0.6666666666666666666666666667")}))
+    cases.append(
+        (thirds, {"scheduled": 3, "metric": "pass-rate", "min_pass_rate": Decimal("0.6666666666666666666666666667")})
+    )
     cases.append((thirds, {"scheduled": 3, "metric": "pass-rate", "min_pass_rate": 2 / 3}))
     # The exact sum of long decimals, with exponents far apart.
     wide = line("a", b"1e-999") + line("b", b"0.99999999999999999999999999999999999999")

@@ -130,9 +130,7 @@ REFUSED_RECORDS += [
 ]
 
 
-@pytest.mark.parametrize(
-    "record, policy, code", [r[1:] for r in REFUSED_RECORDS], ids=[r[0] for r in REFUSED_RECORDS]
-)
+@pytest.mark.parametrize("record, policy, code", [r[1:] for r in REFUSED_RECORDS], ids=[r[0] for r in REFUSED_RECORDS])
 def test_refused_records(record, policy, code):
     with pytest.raises(InvalidEvidence) as info:
         dumps(record, policy=policy)
@@ -242,14 +240,22 @@ def test_a_non_dict_record_is_named_in_the_message():
 TRIALS = [
     ("plain", {"trial_id": "t-1", "score": 0.9}, '{"trial_id": "t-1", "score": 0.9}'),
     ("score-first", {"score": 1, "trial_id": "t-1"}, '{"score": 1, "trial_id": "t-1"}'),
-    ("extra-members", {"trial_id": "t-1", "score": 0.5, "seed": 7, "model": "m", "ok": True, "notes": None},
-     '{"trial_id": "t-1", "score": 0.5, "seed": 7, "model": "m", "ok": true, "notes": null}'),
-    ("nested", {"trial_id": "t-1", "score": 0, "tags": ["a", {"b": [1.5, -2]}]},
-     '{"trial_id": "t-1", "score": 0, "tags": ["a", {"b": [1.5, -2]}]}'),
-    ("unicode-id", {"trial_id": "t\u00e9\n\u2028", "score": 0.8},
-     '{"trial_id": "t\\u00e9\\n\\u2028", "score": 0.8}'),
-    ("candidate-extra", {"trial_id": "t-1", "score": 0.9, "candidate": "m-1"},
-     '{"trial_id": "t-1", "score": 0.9, "candidate": "m-1"}'),
+    (
+        "extra-members",
+        {"trial_id": "t-1", "score": 0.5, "seed": 7, "model": "m", "ok": True, "notes": None},
+        '{"trial_id": "t-1", "score": 0.5, "seed": 7, "model": "m", "ok": true, "notes": null}',
+    ),
+    (
+        "nested",
+        {"trial_id": "t-1", "score": 0, "tags": ["a", {"b": [1.5, -2]}]},
+        '{"trial_id": "t-1", "score": 0, "tags": ["a", {"b": [1.5, -2]}]}',
+    ),
+    ("unicode-id", {"trial_id": "t\u00e9\n\u2028", "score": 0.8}, '{"trial_id": "t\\u00e9\\n\\u2028", "score": 0.8}'),
+    (
+        "candidate-extra",
+        {"trial_id": "t-1", "score": 0.9, "candidate": "m-1"},
+        '{"trial_id": "t-1", "score": 0.9, "candidate": "m-1"}',
+    ),
 ]
 
 
@@ -273,10 +279,16 @@ def test_trial_lines_written_one_by_one_make_a_file_report_reads():
 
 ENVELOPES = [
     ("candidate", {"candidate": "m-1", "score": 0.9}, '{"candidate": "m-1", "score": 0.9}'),
-    ("with-run", {"candidate": "m-1", "run_id": "r-7", "score": 0.9},
-     '{"candidate": "m-1", "run_id": "r-7", "score": 0.9}'),
-    ("score-first", {"score": 0.5, "run_id": "r-7", "candidate": "m-1"},
-     '{"score": 0.5, "run_id": "r-7", "candidate": "m-1"}'),
+    (
+        "with-run",
+        {"candidate": "m-1", "run_id": "r-7", "score": 0.9},
+        '{"candidate": "m-1", "run_id": "r-7", "score": 0.9}',
+    ),
+    (
+        "score-first",
+        {"score": 0.5, "run_id": "r-7", "candidate": "m-1"},
+        '{"score": 0.5, "run_id": "r-7", "candidate": "m-1"}',
+    ),
 ]
 
 
@@ -339,9 +351,7 @@ REFUSED_SHAPES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "record, shape, code", [r[1:] for r in REFUSED_SHAPES], ids=[r[0] for r in REFUSED_SHAPES]
-)
+@pytest.mark.parametrize("record, shape, code", [r[1:] for r in REFUSED_SHAPES], ids=[r[0] for r in REFUSED_SHAPES])
 def test_refused_trials_and_envelopes(record, shape, code):
     with pytest.raises(InvalidEvidence) as info:
         dumps(record, shape=shape)
@@ -370,8 +380,25 @@ def test_an_unknown_shape_is_a_configuration_error(shape):
 
 def test_random_trial_records_dumps_accepts_are_valid_trials():
     rng = random.Random(16)
-    values = [None, True, 0, 1, -1, 0.5, 1.5, float("nan"), "x", "\ud800", [], {}, [1, [2]], {"a": 1},
-              Decimal("0.5"), 10**700, {1: 1}]
+    values = [
+        None,
+        True,
+        0,
+        1,
+        -1,
+        0.5,
+        1.5,
+        float("nan"),
+        "x",
+        "\ud800",
+        [],
+        {},
+        [1, [2]],
+        {"a": 1},
+        Decimal("0.5"),
+        10**700,
+        {1: 1},
+    ]
     accepted = refused = 0
     for _ in range(3000):
         record: dict[object, object] = {}

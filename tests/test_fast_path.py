@@ -37,10 +37,12 @@ def canonical_records(seed: int, count: int) -> list[bytes]:
     for _ in range(count):
         sign = rng.choice(["", "-"])
         integer = rng.choice(["0", "1", "2", str(rng.randint(0, 10**30))])
-        fraction = rng.choice(["", "." + str(rng.randint(0, 10**rng.randint(1, 25)))])
+        fraction = rng.choice(["", "." + str(rng.randint(0, 10 ** rng.randint(1, 25)))])
         exponent = rng.choice(["", f"e{rng.randint(-400, 400)}", f"E+{rng.randint(0, 3)}", f"e-{rng.randint(0, 3)}"])
         space = rng.choice(["", " ", "\n\t", "\r\n  "])
-        out.append(f'{space}{{{space}"score"{space}:{space}{sign}{integer}{fraction}{exponent}{space}}}{space}'.encode())
+        out.append(
+            f'{space}{{{space}"score"{space}:{space}{sign}{integer}{fraction}{exponent}{space}}}{space}'.encode()
+        )
     return out
 
 

@@ -13,13 +13,16 @@ import json
 
 import pytest
 
-from scorecontract import Policy, Verdict, evaluate
+from scorecontract import Policy, evaluate
 from support import FIXTURES
 
 HARNESSES = FIXTURES / "harnesses"
 INSPECT_HEADLINE = "$.results.scores[?@.name == 'choice'].metrics.accuracy.value"
-INSPECT_REQUIRE = ["$.status == 'success'", "$.invalidated != true",
-                   "$.results.completed_samples == $.results.total_samples"]
+INSPECT_REQUIRE = [
+    "$.status == 'success'",
+    "$.invalidated != true",
+    "$.results.completed_samples == $.results.total_samples",
+]
 
 # (file, query, policy keywords, verdict, code)
 CASES = [
@@ -30,25 +33,65 @@ CASES = [
     ("lm-eval-results.json", "$..['acc,none']", {}, "INVALID", "ambiguous-selection"),
     ("lm-eval-results.json", "/results/arc_easy/acc,none", {}, "INVALID", "no-match"),
     ("lm-eval-results.json", "/total_evaluation_time_seconds", {}, "INVALID", "wrong-type"),
-    ("lm-eval-perplexity.json", "/results/wikitext/word_perplexity,none",
-     {"threshold": 20, "minimum": 1, "maximum": None, "direction": "lower"}, "PASS", "meets-threshold"),
-    ("lm-eval-perplexity.json", "/results/wikitext/word_perplexity,none",
-     {"threshold": 15, "minimum": 1, "maximum": None, "direction": "lower"}, "FAIL", "below-threshold"),
-    ("lm-eval-nan-stderr.json", "/results/tgpred/mae,none",
-     {"threshold": 0.5, "direction": "lower"}, "INVALID", "non-standard-constant"),
-    ("lm-eval-nan-stderr.json", "/results/tgpred/mae_stderr,none",
-     {"threshold": 0.5, "direction": "lower", "nonfinite_elsewhere": "list"}, "INVALID", "non-standard-constant"),
-    ("lm-eval-nan-stderr.json", "/results/tgpred/mae,none",
-     {"threshold": 0.5, "direction": "lower", "nonfinite_elsewhere": "list"}, "PASS", "meets-threshold"),
+    (
+        "lm-eval-perplexity.json",
+        "/results/wikitext/word_perplexity,none",
+        {"threshold": 20, "minimum": 1, "maximum": None, "direction": "lower"},
+        "PASS",
+        "meets-threshold",
+    ),
+    (
+        "lm-eval-perplexity.json",
+        "/results/wikitext/word_perplexity,none",
+        {"threshold": 15, "minimum": 1, "maximum": None, "direction": "lower"},
+        "FAIL",
+        "below-threshold",
+    ),
+    (
+        "lm-eval-nan-stderr.json",
+        "/results/tgpred/mae,none",
+        {"threshold": 0.5, "direction": "lower"},
+        "INVALID",
+        "non-standard-constant",
+    ),
+    (
+        "lm-eval-nan-stderr.json",
+        "/results/tgpred/mae_stderr,none",
+        {"threshold": 0.5, "direction": "lower", "nonfinite_elsewhere": "list"},
+        "INVALID",
+        "non-standard-constant",
+    ),
+    (
+        "lm-eval-nan-stderr.json",
+        "/results/tgpred/mae,none",
+        {"threshold": 0.5, "direction": "lower", "nonfinite_elsewhere": "list"},
+        "PASS",
+        "meets-threshold",
+    ),
     ("inspect-log.json", INSPECT_HEADLINE, {"threshold": 0.8, "require": INSPECT_REQUIRE}, "PASS", "meets-threshold"),
-    ("inspect-log.json", INSPECT_HEADLINE, {"threshold": 0.8, "require": ["$.results.scores[0].unscored_samples == 1"]},
-     "INVALID", "requirement-failed"),
+    (
+        "inspect-log.json",
+        INSPECT_HEADLINE,
+        {"threshold": 0.8, "require": ["$.results.scores[0].unscored_samples == 1"]},
+        "INVALID",
+        "requirement-failed",
+    ),
     ("inspect-log.json", "$.results.scores[*].metrics.accuracy.value", {}, "INVALID", "ambiguous-selection"),
     ("inspect-log-unscored.json", INSPECT_HEADLINE, {"threshold": 0.8}, "INVALID", "non-standard-constant"),
-    ("inspect-log-unscored.json", INSPECT_HEADLINE, {"threshold": 0.8, "nonfinite_elsewhere": "list"},
-     "PASS", "meets-threshold"),
-    ("inspect-log-unscored.json", "$.samples[?@.scores.choice.value == 'I'].id", {"nonfinite_elsewhere": "list"},
-     "INVALID", "non-finite"),
+    (
+        "inspect-log-unscored.json",
+        INSPECT_HEADLINE,
+        {"threshold": 0.8, "nonfinite_elsewhere": "list"},
+        "PASS",
+        "meets-threshold",
+    ),
+    (
+        "inspect-log-unscored.json",
+        "$.samples[?@.scores.choice.value == 'I'].id",
+        {"nonfinite_elsewhere": "list"},
+        "INVALID",
+        "non-finite",
+    ),
 ]
 
 

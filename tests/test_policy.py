@@ -63,9 +63,7 @@ BAD_POLICIES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "arguments, code", [b[1:] for b in BAD_POLICIES], ids=[b[0] for b in BAD_POLICIES]
-)
+@pytest.mark.parametrize("arguments, code", [b[1:] for b in BAD_POLICIES], ids=[b[0] for b in BAD_POLICIES])
 def test_bad_policy_raises_with_its_code(arguments, code):
     with pytest.raises(PolicyError) as info:
         Policy(**arguments)
@@ -149,8 +147,14 @@ REPLACEMENTS = [
 def test_replace_changes_only_what_it_names(changes):
     original = Policy(0.7, version="v1", review_owner="bob")
     expected = {
-        "threshold": 0.7, "minimum": 0, "maximum": 1, "version": "v1", "exact": False,
-        "review_owner": "bob", "require_candidate": False, **changes,
+        "threshold": 0.7,
+        "minimum": 0,
+        "maximum": 1,
+        "version": "v1",
+        "exact": False,
+        "review_owner": "bob",
+        "require_candidate": False,
+        **changes,
     }
     changed = original.replace(**changes)
     assert changed == Policy(expected.pop("threshold"), **expected)
@@ -220,9 +224,7 @@ def test_all_is_sorted_and_is_the_public_dir():
     assert {"dumps", "load_policy", "Policy"} <= public
 
 
-@pytest.mark.parametrize(
-    "module", ["_policy", "_policy_file", "_dumps", "_cli._policy", "_sign", "_provenance"]
-)
+@pytest.mark.parametrize("module", ["_policy", "_policy_file", "_dumps", "_cli._policy", "_sign", "_provenance"])
 def test_docstring_examples_run(module):
     import importlib
 

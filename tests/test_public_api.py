@@ -62,7 +62,8 @@ def test_version_is_a_literal_equal_to_pyprojects():
     # copy has neither.
     tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
     assigned = [
-        node.value for node in tree.body
+        node.value
+        for node in tree.body
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__version__" for t in node.targets)
     ]
     assert len(assigned) == 1
@@ -156,8 +157,9 @@ def test_one_hierarchy_under_value_error():
 def test_every_exception_the_package_defines_is_in_the_hierarchy():
     found = []
     for path in sorted(PACKAGE.glob("*.py")):
-        module = __import__(f"scorecontract.{path.stem}" if path.stem != "__init__" else "scorecontract",
-                            fromlist=["_"])
+        module = __import__(
+            f"scorecontract.{path.stem}" if path.stem != "__init__" else "scorecontract", fromlist=["_"]
+        )
         for value in vars(module).values():
             if inspect.isclass(value) and issubclass(value, BaseException) and value.__module__ == module.__name__:
                 found.append(value)
@@ -177,8 +179,14 @@ def located_error():
 
 def fields(error):
     return (
-        type(error), error.code, error.message, getattr(error, "pos", "-"),
-        getattr(error, "lineno", "-"), getattr(error, "colno", "-"), str(error), error.args,
+        type(error),
+        error.code,
+        error.message,
+        getattr(error, "pos", "-"),
+        getattr(error, "lineno", "-"),
+        getattr(error, "colno", "-"),
+        str(error),
+        error.args,
     )
 
 

@@ -29,12 +29,17 @@ def trial(trial_id: str, score: str) -> str:
 
 def counts(result: Report) -> tuple[int, int, int, int, int, int]:
     return (
-        result.scheduled, result.observed, result.valid,
-        result.invalid, result.ignored, result.missing,
+        result.scheduled,
+        result.observed,
+        result.valid,
+        result.invalid,
+        result.ignored,
+        result.missing,
     )
 
 
 # --- the classic bug -------------------------------------------------------
+
 
 def classic_file() -> bytes:
     lines = [trial(f"t-{i:03d}", "0.9") for i in range(80)]
@@ -82,19 +87,19 @@ def test_the_classic_bug_on_the_command_line(tmp_path, capsys):
 
 MIXED = [
     # line: what it is                                  -> counted as
-    trial("a", "0.9"),                                  # 1 valid PASS (a)
-    trial("b", "NaN"),                                  # 2 invalid, id b
-    trial("c", "1e400"),                                # 3 invalid, id c
-    trial("d", "true"),                                 # 4 invalid, id d
-    '{"trial_id": "e", "score": 0.1, "score": 0.9}',    # 5 invalid, id e
-    "this is not json",                                 # 6 invalid, no id
-    b'{"trial_id": "f", "score": 0.9\xff}',             # 7 invalid (UTF-8), no id
-    "",                                                 # 8 invalid (blank)
-    trial("b", "0.95"),                                 # 9 valid PASS: b's rerun
-    trial("a", "0.1"),                                  # 10 ignored rerun of a
-    trial("g", "0.5"),                                  # 11 valid FAIL (g)
-    trial("zz", "0.9"),                                 # 12 not in manifest
-    '{"trial_id": "h", "score": 0.85, "seed": 7}',      # 13 valid PASS, extra member
+    trial("a", "0.9"),  # 1 valid PASS (a)
+    trial("b", "NaN"),  # 2 invalid, id b
+    trial("c", "1e400"),  # 3 invalid, id c
+    trial("d", "true"),  # 4 invalid, id d
+    '{"trial_id": "e", "score": 0.1, "score": 0.9}',  # 5 invalid, id e
+    "this is not json",  # 6 invalid, no id
+    b'{"trial_id": "f", "score": 0.9\xff}',  # 7 invalid (UTF-8), no id
+    "",  # 8 invalid (blank)
+    trial("b", "0.95"),  # 9 valid PASS: b's rerun
+    trial("a", "0.1"),  # 10 ignored rerun of a
+    trial("g", "0.5"),  # 11 valid FAIL (g)
+    trial("zz", "0.9"),  # 12 not in manifest
+    '{"trial_id": "h", "score": 0.85, "seed": 7}',  # 13 valid PASS, extra member
 ]
 MANIFEST = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
 
@@ -122,8 +127,15 @@ def test_mixed_file_with_a_manifest_gives_hand_counts():
     assert (result.pass_rate.numerator, result.pass_rate.denominator) == (3, 4)
     statuses = {t[0]: t[1] for t in result.trials()}
     assert statuses == {
-        "a": "PASS", "b": "PASS", "c": "INVALID", "d": "INVALID", "e": "INVALID",
-        "f": "MISSING", "g": "FAIL", "h": "PASS", "i": "MISSING",
+        "a": "PASS",
+        "b": "PASS",
+        "c": "INVALID",
+        "d": "INVALID",
+        "e": "INVALID",
+        "f": "MISSING",
+        "g": "FAIL",
+        "h": "PASS",
+        "i": "MISSING",
     }
 
 
@@ -147,13 +159,12 @@ def test_the_counts_always_add_up():
 
 # --- reruns ----------------------------------------------------------------
 
+
 def test_invalid_then_valid_rerun_passes_and_the_invalid_stays_listed():
     result = report(jsonl(trial("a", "NaN"), trial("a", "0.9")), scheduled=1)
     assert result.verdict is Verdict.PASS
     assert counts(result) == (1, 2, 1, 1, 0, 0)
-    assert [(o.line, o.trial_id, o.code) for o in result.invalid_observations] == [
-        (1, "a", "non-standard-constant")
-    ]
+    assert [(o.line, o.trial_id, o.code) for o in result.invalid_observations] == [(1, "a", "non-standard-constant")]
 
 
 def test_no_rerun_until_pass():
@@ -171,6 +182,7 @@ def test_invalid_after_evidence_is_listed_and_changes_nothing():
 
 
 # --- the declared population -----------------------------------------------
+
 
 def test_without_a_population_the_report_refuses():
     with pytest.raises(PolicyError) as info:
@@ -198,7 +210,7 @@ def test_bad_manifest_is_a_configuration_error(manifest):
 
 @pytest.mark.parametrize(
     "text",
-    [b'["a", "a"]', b'{"a": 1}', b"[]", b'["a", NaN]', b'["a"', b'["\\u0061", "a"]', b"\xef\xbb\xbf[\"a\"]"],
+    [b'["a", "a"]', b'{"a": 1}', b"[]", b'["a", NaN]', b'["a"', b'["\\u0061", "a"]', b'\xef\xbb\xbf["a"]'],
     ids=["duplicate", "object", "empty", "nan", "truncated", "escaped-duplicate", "bom"],
 )
 def test_bad_manifest_file_is_a_configuration_error(tmp_path, text):
@@ -261,6 +273,7 @@ def test_population_mismatch_is_not_softened_by_a_review_owner():
 
 
 # --- the gate --------------------------------------------------------------
+
 
 @pytest.mark.parametrize("data", [b"", b"\n"], ids=["empty", "newline-only"])
 def test_an_empty_file_is_invalid_never_pass_never_zero(data):
@@ -335,8 +348,16 @@ NINE_OF_TEN = jsonl(*(trial(f"t{i}", "0.9" if i < 9 else "0.1") for i in range(1
         ({"metric": "pass-rate", "min_pass_rate": 0.9}, Verdict.PASS, ("pass-rate",)),
         ({"metric": "pass-rate", "min_pass_rate": None}, Verdict.FAIL, ("pass-rate",)),
     ],
-    ids=["mean-alone", "stated-rate-fails", "both-met", "stated-mean-fails", "rate-1-beside-mean",
-         "rate-default-1", "rate-alone", "rate-none-is-1"],
+    ids=[
+        "mean-alone",
+        "stated-rate-fails",
+        "both-met",
+        "stated-mean-fails",
+        "rate-1-beside-mean",
+        "rate-default-1",
+        "rate-alone",
+        "rate-none-is-1",
+    ],
 )
 def test_every_stated_minimum_decides(options, verdict, deciding):
     # A minimum pass rate stated beside the mean used to be ignored: the
@@ -393,6 +414,7 @@ def test_bad_options_are_configuration_errors(kwargs, code):
 
 
 # --- lines -----------------------------------------------------------------
+
 
 def test_final_newline_crlf_and_no_final_newline_agree():
     lines = [trial("a", "0.9"), trial("b", "0.8")]
@@ -482,6 +504,7 @@ def test_a_defect_while_reading_a_line_fails_closed(monkeypatch):
 
 # --- trial records ---------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "line, trial_id, code",
     [
@@ -519,9 +542,19 @@ def test_trial_record_table(line, trial_id, code):
 
 @pytest.mark.parametrize(
     "line",
-    [b"", b"\xff", b"garbage", b'"a"', b'{"trial_id": 5}', b'{"trial_id": 5.5}', b'{"trial_id": NaN}',
-     b'{"trial_id": ""}', b'{"trial_id": ["a"]}', b'[["trial_id", "a"]]',
-     b'{"trial_id": "a", "trial_id": "b", "score": NaN}'],
+    [
+        b"",
+        b"\xff",
+        b"garbage",
+        b'"a"',
+        b'{"trial_id": 5}',
+        b'{"trial_id": 5.5}',
+        b'{"trial_id": NaN}',
+        b'{"trial_id": ""}',
+        b'{"trial_id": ["a"]}',
+        b'[["trial_id", "a"]]',
+        b'{"trial_id": "a", "trial_id": "b", "score": NaN}',
+    ],
 )
 def test_an_invalid_line_names_no_trial_it_cannot_read(line):
     result = report(line + b"\n", manifest=["a"])
@@ -590,7 +623,9 @@ def test_github_lines_cannot_be_forged():
     for line in lines:
         assert line.startswith(("::error ", "::notice "))
         assert "::" in line[2:]
-    assert lines[0].startswith("::error title=invalid trial evidence (non-standard-constant),file=a%2Cb%3Ac.jsonl,line=5::")
+    assert lines[0].startswith(
+        "::error title=invalid trial evidence (non-standard-constant),file=a%2Cb%3Ac.jsonl,line=5::"
+    )
     assert lines[-1].startswith("::error title=scorecontract report::INVALID missing-evidence")
     assert not any(line.count("::error") > 1 for line in lines)
 
@@ -635,7 +670,14 @@ def test_json_output_has_top_level_integer_counts():
     from scorecontract._cli._report_output import render_json
 
     out = json.loads(render_json(report(jsonl(*MIXED), manifest=MANIFEST)))
-    for name, value in [("scheduled", 9), ("observed", 13), ("valid", 4), ("invalid", 8), ("missing", 5), ("ignored", 1)]:
+    for name, value in [
+        ("scheduled", 9),
+        ("observed", 13),
+        ("valid", 4),
+        ("invalid", 8),
+        ("missing", 5),
+        ("ignored", 1),
+    ]:
         assert type(out[name]) is int and out[name] == value
     assert out["verdict"] == "INVALID"
     assert out["metric"]["denominator"] == 4 and type(out["metric"]["denominator"]) is int
@@ -667,8 +709,15 @@ def test_junit_xml_has_one_testcase_per_scheduled_trial():
     assert [c.get("name") for c in cases] == MANIFEST
     kinds = {c.get("name"): [child.tag for child in c] for c in cases}
     assert kinds == {
-        "a": [], "b": [], "h": [], "g": ["failure"],
-        "c": ["error"], "d": ["error"], "e": ["error"], "f": ["error"], "i": ["error"],
+        "a": [],
+        "b": [],
+        "h": [],
+        "g": ["failure"],
+        "c": ["error"],
+        "d": ["error"],
+        "e": ["error"],
+        "f": ["error"],
+        "i": ["error"],
     }
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("9", "1", "5")
     assert cases[2].find("error").get("type") == "non-finite"

@@ -49,7 +49,10 @@ def test_the_fixtures_are_what_the_tables_say():
     # The tables below rest on these files: a test that found other data
     # would prove nothing.
     assert sorted(p.name for p in REPORTS.iterdir()) == [
-        "baseline.jsonl", "candidate.jsonl", "clustered.jsonl", "flapping.jsonl",
+        "baseline.jsonl",
+        "candidate.jsonl",
+        "clustered.jsonl",
+        "flapping.jsonl",
     ]
     assert scores_of(FLAPPING) == [1] * 16 + [0.2] + [0] * 3
     assert len(scores_of(CLUSTERED)) == 24
@@ -67,14 +70,17 @@ TABLE = {
     "flapping, CLT 95%": ((FLAPPING, {"threshold": 0.8, "confidence": 0.95}), (0.81, "0.665862", "FAIL", 4156)),
     # Hoeffding (1963), theorem 2: 0.81 - sqrt(ln 20 / 40) = 0.5363336.
     "flapping, Hoeffding 95%": (
-        (FLAPPING, {"threshold": 0.5, "confidence": 0.95, "bound": "hoeffding"}), (0.81, "0.5363336", "PASS", None),
+        (FLAPPING, {"threshold": 0.5, "confidence": 0.95, "bound": "hoeffding"}),
+        (0.81, "0.5363336", "PASS", None),
     ),
     # Miller (2024): SE = sqrt(0.655 * 0.345 / 4999) = 0.006723; 0.655 -
     # 1.644854 * SE = 0.643941 at 95%, 0.639359 at 99% (z = 2.326348);
     # z**2 * n * SE**2 / 0.015**2 = 5436.9, so about 5437 trials.
     "Miller MATH, CLT 95%": ((GALLEON, {"threshold": 0.64, "confidence": 0.95}), (0.655, "0.643941", "PASS", None)),
-    "Miller MATH, CLT 99%": ((GALLEON, {"threshold": 0.64, "confidence": Decimal("0.99")}),
-                             (0.655, "0.639359", "FAIL", 5437)),
+    "Miller MATH, CLT 99%": (
+        (GALLEON, {"threshold": 0.64, "confidence": Decimal("0.99")}),
+        (0.655, "0.639359", "FAIL", 5437),
+    ),
     # Wikipedia, "Standard deviation": 2,4,4,4,5,5,7,9 has sample SD
     # sqrt(32/7); 5 - 1.644854 * sqrt(32/7/8) = 3.756608.
     "Wikipedia SD, CLT 95%": (
@@ -141,9 +147,16 @@ def test_each_method_decides_through_the_command_line(inputs, expected, tmp_path
     argv = ["report", "--scheduled", str(n)]
     for key, value in keywords.items():
         if key == "policy":
-            (tmp_path / "policy.json").write_text(json.dumps({
-                "version": "p", "threshold": value.threshold, "max": value.maximum, "exact": False,
-            }))
+            (tmp_path / "policy.json").write_text(
+                json.dumps(
+                    {
+                        "version": "p",
+                        "threshold": value.threshold,
+                        "max": value.maximum,
+                        "exact": False,
+                    }
+                )
+            )
             argv += ["--policy", str(tmp_path / "policy.json")]
         else:
             argv += [f"--{key.replace('_', '-')}", str(value)]
@@ -176,9 +189,17 @@ def test_every_format_shows_estimate_bound_confidence_method_and_n(form):
     if form == "json":
         interval = json.loads(shown)["metrics"]["mean"]["interval"]
         assert interval == {
-            "method": "clt", "side": "lower", "confidence": 0.95, "n": 20, "estimate": 0.81,
-            "bound": interval["bound"], "se": interval["se"], "clusters": None, "unpaired_se": None,
-            "meets_threshold": False, "trials_needed": 4156,
+            "method": "clt",
+            "side": "lower",
+            "confidence": 0.95,
+            "n": 20,
+            "estimate": 0.81,
+            "bound": interval["bound"],
+            "se": interval["se"],
+            "clusters": None,
+            "unpaired_se": None,
+            "meets_threshold": False,
+            "trials_needed": 4156,
         }
         assert abs(interval["bound"] - 0.665862) < 1e-6 and abs(interval["se"] - 0.0876296) < 1e-6
         assert json.loads(shown)["confidence"] == 0.95 and json.loads(shown)["bound"] == "clt"
@@ -239,8 +260,9 @@ def test_a_lower_bound_is_shown_rounded_down():
     # find, or it proves nothing).
     rounded_up_to_nearest = 0
     for k in range(1, 41):
-        result = report(jsonl([1] * k + [0] * (40 - k)), scheduled=40, metric="pass-rate",
-                        min_pass_rate=0, confidence=0.95)
+        result = report(
+            jsonl([1] * k + [0] * (40 - k)), scheduled=40, metric="pass-rate", min_pass_rate=0, confidence=0.95
+        )
         interval = result.pass_rate.interval
         shown = Decimal(interval.shown_bound())
         assert shown <= Decimal(interval.bound)
@@ -261,7 +283,9 @@ def test_the_clt_refuses_as_insufficient_trials_with_a_hint(scores):
     assert "hoeffding" in result.message and "Clopper-Pearson" in result.message
     assert result.deciding is False and result.mean.interval is None
     # Hoeffding holds at any n, and so does Clopper-Pearson.
-    assert report(data, scheduled=len(scores), threshold=0, confidence=0.95, bound="hoeffding").mean.interval.n == len(scores)
+    assert report(data, scheduled=len(scores), threshold=0, confidence=0.95, bound="hoeffding").mean.interval.n == len(
+        scores
+    )
     rate = report(data, scheduled=len(scores), threshold=0.4, metric="pass-rate", min_pass_rate=0, confidence=0.95)
     assert rate.verdict is Verdict.PASS
 
@@ -288,11 +312,7 @@ def miller_clustered_se(values, labels):
     mean = Fraction(sum(Fraction(repr(v)) for v in values), n)
     residuals = [Fraction(repr(v)) - mean for v in values]
     variance = sum(e * e for e in residuals) / (n - 1) / n
-    cross = sum(
-        residuals[i] * residuals[j]
-        for i in range(n) for j in range(n)
-        if i != j and labels[i] == labels[j]
-    )
+    cross = sum(residuals[i] * residuals[j] for i in range(n) for j in range(n) if i != j and labels[i] == labels[j])
     return sqrt(variance + cross / (n * n))
 
 
@@ -337,8 +357,10 @@ def test_a_trial_without_a_readable_cluster_is_an_invalid_observation(value, cod
 
 def test_a_reruns_cluster_does_not_count():
     lines = [
-        {"trial_id": "a", "q": "x", "score": 1}, {"trial_id": "b", "q": "y", "score": 0},
-        {"trial_id": "c", "q": "x", "score": 0.5}, {"trial_id": "a", "q": "z", "score": 0},
+        {"trial_id": "a", "q": "x", "score": 1},
+        {"trial_id": "b", "q": "y", "score": 0},
+        {"trial_id": "c", "q": "x", "score": 0.5},
+        {"trial_id": "a", "q": "z", "score": 0},
     ]
     data = ("\n".join(json.dumps(line) for line in lines) + "\n").encode()
     result = report(data, scheduled=3, threshold=0, confidence=0.9, cluster_by="q")
@@ -451,8 +473,18 @@ def test_paired_outputs_show_the_comparison(tmp_path):
 
 
 def test_paired_gate_on_the_command_line(capsys):
-    argv = ["report", "--scheduled", "30", "--baseline", str(BASELINE), "--max-regression", "0.05",
-            "--confidence", "0.95", str(CANDIDATE)]
+    argv = [
+        "report",
+        "--scheduled",
+        "30",
+        "--baseline",
+        str(BASELINE),
+        "--max-regression",
+        "0.05",
+        "--confidence",
+        "0.95",
+        str(CANDIDATE),
+    ]
     assert main(argv) == 0
     assert capsys.readouterr().out.startswith("PASS meets-threshold: mean difference -0.00333333")
     assert main(argv[:6] + ["0.01"] + argv[7:]) == 1
@@ -517,15 +549,23 @@ def test_exact_policies_decide_on_the_same_bounds():
     result = report(FLAPPING, scheduled=20, policy=exact, confidence=Decimal("0.95"))
     assert result.message == FLAP_TEXT
     assert receipt_dict(result)["confidence"] == Decimal("0.95")
-    paired = report(CANDIDATE, scheduled=30, policy=exact, confidence=Decimal("0.95"), baseline=BASELINE,
-                    max_regression=Decimal("0.05"))
+    paired = report(
+        CANDIDATE,
+        scheduled=30,
+        policy=exact,
+        confidence=Decimal("0.95"),
+        baseline=BASELINE,
+        max_regression=Decimal("0.05"),
+    )
     floats = report(CANDIDATE, scheduled=30, confidence=0.95, baseline=BASELINE, max_regression=0.05)
     assert paired.regression.interval.bound == floats.regression.interval.bound
 
 
 def test_a_cluster_query_must_select_exactly_one_value():
-    lines = [json.dumps({"trial_id": f"t{i}", "meta": {"q": [f"q{i % 2}"] * (1 + (i == 3))}, "score": i / 10})
-             for i in range(4)]
+    lines = [
+        json.dumps({"trial_id": f"t{i}", "meta": {"q": [f"q{i % 2}"] * (1 + (i == 3))}, "score": i / 10})
+        for i in range(4)
+    ]
     data = ("\n".join(lines) + "\n").encode()
     result = report(data, scheduled=4, threshold=0, confidence=0.9, cluster_by="$.meta.q[*]")
     assert result.invalid_by_code == {"bad-cluster": 1}

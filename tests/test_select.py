@@ -30,7 +30,9 @@ def _name_part(name: str) -> str:
         elif char == "\\":
             out.append("\\\\")
         elif ord(char) < 0x20:
-            out.append({"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char, f"\\u{ord(char):04x}"))
+            out.append(
+                {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char, f"\\u{ord(char):04x}")
+            )
         else:
             out.append(char)
     return "['" + "".join(out) + "']"
@@ -167,8 +169,16 @@ def test_non_finite_elsewhere_is_refused_by_default(seed):
 
 @pytest.mark.parametrize(
     ("literal", "code"),
-    [("null", "wrong-type"), ('"N/A"', "wrong-type"), ('"0.51"', "wrong-type"), ("true", "wrong-type"),
-     ("[0.9]", "wrong-type"), ('{"v": 0.9}', "wrong-type"), ("1.5", "out-of-range"), ("-0.1", "out-of-range")],
+    [
+        ("null", "wrong-type"),
+        ('"N/A"', "wrong-type"),
+        ('"0.51"', "wrong-type"),
+        ("true", "wrong-type"),
+        ("[0.9]", "wrong-type"),
+        ('{"v": 0.9}', "wrong-type"),
+        ("1.5", "out-of-range"),
+        ("-0.1", "out-of-range"),
+    ],
 )
 def test_a_selected_value_meets_the_numeric_contract(literal, code):
     text = '{"results": {"mmlu": {"acc,none": ' + literal + "}}}"
@@ -197,8 +207,10 @@ def test_ambiguous_selection_gives_the_count_and_first_two_paths():
 
 
 def test_a_filter_picks_the_named_element_wherever_it_is():
-    text = '{"results": {"scores": [{"name": "other", "metrics": {"accuracy": {"value": 0.1}}},' \
+    text = (
+        '{"results": {"scores": [{"name": "other", "metrics": {"accuracy": {"value": 0.1}}},'
         ' {"name": "choice", "metrics": {"accuracy": {"value": 0.84}}}]}}'
+    )
     decision = evaluate(text, select="$.results.scores[?@.name == 'choice'].metrics.accuracy.value")
     assert decision.verdict is Verdict.PASS and decision.score == 0.84
     assert decision.selection.path == "$['results']['scores'][1]['metrics']['accuracy']['value']"
@@ -222,11 +234,16 @@ HEADLINE = "$.results.scores[?@.name == 'choice'].metrics.accuracy.value"
 
 @pytest.mark.parametrize(
     ("requirement", "holds"),
-    [("$.status == 'success'", True), ("$.status == 'error'", False),
-     ("$.results.completed_samples == $.results.total_samples", True),
-     ("$.invalidated != true", True), ("$.invalidated == true", False),
-     ("!$.invalidated", False),  # an existence test: the member exists
-     ("length($.results.scores) > 0", True), ("$.results.missing", False)],
+    [
+        ("$.status == 'success'", True),
+        ("$.status == 'error'", False),
+        ("$.results.completed_samples == $.results.total_samples", True),
+        ("$.invalidated != true", True),
+        ("$.invalidated == true", False),
+        ("!$.invalidated", False),  # an existence test: the member exists
+        ("length($.results.scores) > 0", True),
+        ("$.results.missing", False),
+    ],
 )
 def test_requirements_must_hold(requirement, holds):
     decision = evaluate(INSPECT, select=HEADLINE, policy=Policy(0.5, require=[requirement]))
@@ -280,8 +297,12 @@ def test_lower_direction_on_a_selected_value():
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [('{"a": {"s": 0.9}, "b": 1, "b": 2}', "duplicate-member"), ('{"a": {"s": 0.9}} x', "trailing-data"),
-     ('{"a": {"s": 0.9}, "b": [}', "syntax"), ("[" * 200 + "]" * 200, "too-deep")],
+    [
+        ('{"a": {"s": 0.9}, "b": 1, "b": 2}', "duplicate-member"),
+        ('{"a": {"s": 0.9}} x', "trailing-data"),
+        ('{"a": {"s": 0.9}, "b": [}', "syntax"),
+        ("[" * 200 + "]" * 200, "too-deep"),
+    ],
 )
 def test_document_faults_refuse_the_whole_document_wherever_they_are(text, code):
     decision = evaluate(text, select="/a/s", policy=Policy(0.5, nonfinite_elsewhere="list"))
@@ -338,9 +359,14 @@ def _check(tmp_path, capsys, *args, evidence=LM_EVAL):
 
 @pytest.mark.parametrize(
     "args",
-    [["--select", "results.mmlu"], ["--select", "$.results.mmlu[acc,none]"], ["--select", "/a~"],
-     ["--select", "$.a", "--require", "$.a =="], ["--require", "status == 'success'"],
-     ["--select", "$[?match(@.a, '[')]"]],
+    [
+        ["--select", "results.mmlu"],
+        ["--select", "$.results.mmlu[acc,none]"],
+        ["--select", "/a~"],
+        ["--select", "$.a", "--require", "$.a =="],
+        ["--require", "status == 'success'"],
+        ["--select", "$[?match(@.a, '[')]"],
+    ],
 )
 def test_bad_queries_exit_2_with_one_line(tmp_path, capsys, args):
     status, out, err = _check(tmp_path, capsys, *args)
@@ -351,8 +377,14 @@ def test_bad_queries_exit_2_with_one_line(tmp_path, capsys, args):
 
 @pytest.mark.parametrize(
     "evidence",
-    [b'{"results": {"mmlu": {"acc,none": 0.61}}, "x": NaN}', b'{"results": 1, "results": 2}', b"{",
-     b'{"results": {"mmlu": {"acc,none": "0.61"}}}', b'{"results": {}}', b"\xff"],
+    [
+        b'{"results": {"mmlu": {"acc,none": 0.61}}, "x": NaN}',
+        b'{"results": 1, "results": 2}',
+        b"{",
+        b'{"results": {"mmlu": {"acc,none": "0.61"}}}',
+        b'{"results": {}}',
+        b"\xff",
+    ],
 )
 def test_bad_documents_exit_3_with_one_line(tmp_path, capsys, evidence):
     status, out, err = _check(tmp_path, capsys, "--select", '$.results.mmlu["acc,none"]', evidence=evidence)
@@ -363,27 +395,49 @@ def test_bad_documents_exit_3_with_one_line(tmp_path, capsys, evidence):
 
 def test_the_receipt_and_json_record_the_query_and_its_path(tmp_path, capsys):
     query = '$.results.mmlu["acc,none"]'
-    status, out, _ = _check(tmp_path, capsys, "--select", query, "--threshold", "0.5", "--format", "json",
-                            "--receipt", str(tmp_path / "receipt.json"))
+    status, out, _ = _check(
+        tmp_path,
+        capsys,
+        "--select",
+        query,
+        "--threshold",
+        "0.5",
+        "--format",
+        "json",
+        "--receipt",
+        str(tmp_path / "receipt.json"),
+    )
     assert status == 0
     shown = json.loads(out)
     kept = json.loads((tmp_path / "receipt.json").read_text())
     for receipt in (shown, kept):
         assert receipt["selection"] == {
-            "query": query, "path": "$['results']['mmlu']['acc,none']",
+            "query": query,
+            "path": "$['results']['mmlu']['acc,none']",
             "nonfinite_elsewhere": {"count": 0, "paths": []},
         }
         assert receipt["score"] == 0.61 and receipt["kind"] == "check"
 
 
 def test_the_text_line_names_the_path_and_a_lower_direction(tmp_path, capsys):
-    status, out, _ = _check(tmp_path, capsys, "--select", "/results/mmlu/acc,none", "--threshold", "0.7",
-                            "--direction", "lower")
+    status, out, _ = _check(
+        tmp_path, capsys, "--select", "/results/mmlu/acc,none", "--threshold", "0.7", "--direction", "lower"
+    )
     assert status == 0
     assert out.startswith("PASS meets-threshold: score 0.61 <= threshold 0.7 (lower is better)")
     assert "$['results']['mmlu']['acc,none']" in out
-    status, out, _ = _check(tmp_path, capsys, "--select", "/results/mmlu/acc,none", "--threshold", "0.7",
-                            "--direction", "lower", "--format", "json")
+    status, out, _ = _check(
+        tmp_path,
+        capsys,
+        "--select",
+        "/results/mmlu/acc,none",
+        "--threshold",
+        "0.7",
+        "--direction",
+        "lower",
+        "--format",
+        "json",
+    )
     assert json.loads(out)["policy"]["direction"] == "lower"
 
 
@@ -394,8 +448,9 @@ def test_too_large_on_the_command_line_names_max_bytes(tmp_path, capsys):
 
 def test_every_check_line_names_a_lower_direction(tmp_path, capsys):
     for extra in ([], ["--format", "github"]):
-        status, out, _ = _check(tmp_path, capsys, "--select", "/results/mmlu/alias", "--threshold", "0.7",
-                                "--direction", "lower", *extra)
+        status, out, _ = _check(
+            tmp_path, capsys, "--select", "/results/mmlu/alias", "--threshold", "0.7", "--direction", "lower", *extra
+        )
         assert status == 3 and "wrong-type" in out and "(direction lower)" in out
     status, out, _ = _check(tmp_path, capsys, "--select", "/results/mmlu/alias")
     assert status == 3 and "direction" not in out
@@ -471,13 +526,35 @@ def test_a_requirement_on_a_listed_nan_is_still_invalid():
 
 def test_listed_on_the_command_line(tmp_path, capsys):
     evidence = b'{"results": {"t": {"mae,none": 0.41, "mae_stderr,none": NaN}}}'
-    status, out, _ = _check(tmp_path, capsys, "--select", "/results/t/mae,none", "--direction", "lower",
-                            "--threshold", "0.5", "--nonfinite-elsewhere", "list", "--format", "json",
-                            evidence=evidence)
+    status, out, _ = _check(
+        tmp_path,
+        capsys,
+        "--select",
+        "/results/t/mae,none",
+        "--direction",
+        "lower",
+        "--threshold",
+        "0.5",
+        "--nonfinite-elsewhere",
+        "list",
+        "--format",
+        "json",
+        evidence=evidence,
+    )
     assert status == 0
     assert json.loads(out)["selection"]["nonfinite_elsewhere"] == {
-        "count": 1, "paths": ["$['results']['t']['mae_stderr,none']"],
+        "count": 1,
+        "paths": ["$['results']['t']['mae_stderr,none']"],
     }
-    status, out, _ = _check(tmp_path, capsys, "--select", "/results/t/mae,none", "--direction", "lower",
-                            "--threshold", "0.5", evidence=evidence)
+    status, out, _ = _check(
+        tmp_path,
+        capsys,
+        "--select",
+        "/results/t/mae,none",
+        "--direction",
+        "lower",
+        "--threshold",
+        "0.5",
+        evidence=evidence,
+    )
     assert status == 3 and "non-standard-constant" in out and "mae_stderr" in out

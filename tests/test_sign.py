@@ -23,14 +23,16 @@ KEY_ID = hashlib.sha256(KEY).hexdigest()[:16]
 
 
 def signature_of(data, key=KEY):
-    return json.dumps({
-        "algorithm": "hmac-sha256",
-        "key_id": hashlib.sha256(key).hexdigest()[:16],
-        "kind": "signature",
-        "receipt_version": 2,
-        "scorecontract_version": scorecontract.__version__,
-        "signature": hmac.new(key, data, hashlib.sha256).hexdigest(),
-    })
+    return json.dumps(
+        {
+            "algorithm": "hmac-sha256",
+            "key_id": hashlib.sha256(key).hexdigest()[:16],
+            "kind": "signature",
+            "receipt_version": 2,
+            "scorecontract_version": scorecontract.__version__,
+            "signature": hmac.new(key, data, hashlib.sha256).hexdigest(),
+        }
+    )
 
 
 # -- the API -----------------------------------------------------------------
@@ -75,7 +77,8 @@ BAD_SIGNATURES = {
     "extra-member": (with_field(note="trust me"), "bad-signature"),
     "missing-member": (json.dumps({"algorithm": "hmac-sha256", "signature": GOOD_HEX}), "bad-signature"),
     "old-three-members": (
-        json.dumps({"algorithm": "hmac-sha256", "key_id": KEY_ID, "signature": GOOD_HEX}), "bad-signature"
+        json.dumps({"algorithm": "hmac-sha256", "key_id": KEY_ID, "signature": GOOD_HEX}),
+        "bad-signature",
     ),
     "kind-receipt": (with_field(kind="check"), "bad-signature"),
     "kind-null": (with_field(kind=None), "bad-signature"),
@@ -99,7 +102,8 @@ BAD_SIGNATURES = {
     "wrong-hmac": (with_field(signature="0" * 64), "signature-mismatch"),
     "other-key": (signature_of(EVIDENCE, OTHER), "key-id-mismatch"),
     "other-key-claiming-this-id": (
-        json.dumps({**json.loads(signature_of(EVIDENCE, OTHER)), "key_id": KEY_ID}), "signature-mismatch"
+        json.dumps({**json.loads(signature_of(EVIDENCE, OTHER)), "key_id": KEY_ID}),
+        "signature-mismatch",
     ),
     "other-bytes": (signature_of(EVIDENCE.replace(b": ", b":  ", 1)), "signature-mismatch"),
     "bytes-with-newline": (signature_of(EVIDENCE + b"\n"), "signature-mismatch"),
@@ -114,14 +118,17 @@ def test_bad_signatures(signature, code):
     assert KEY.decode() not in str(info.value)
 
 
-@pytest.mark.parametrize("changed", [
-    EVIDENCE.replace(b'"score": 0.9', b'"score":  0.9'),   # one whitespace more
-    EVIDENCE.replace(b"0.9", b"0.90"),
-    EVIDENCE + b"\n",
-    EVIDENCE[:-1],
-    EVIDENCE.replace(b"m-1", b"m-2"),
-    b"\xef\xbb\xbf" + EVIDENCE,
-])
+@pytest.mark.parametrize(
+    "changed",
+    [
+        EVIDENCE.replace(b'"score": 0.9', b'"score":  0.9'),  # one whitespace more
+        EVIDENCE.replace(b"0.9", b"0.90"),
+        EVIDENCE + b"\n",
+        EVIDENCE[:-1],
+        EVIDENCE.replace(b"m-1", b"m-2"),
+        b"\xef\xbb\xbf" + EVIDENCE,
+    ],
+)
 def test_any_change_to_the_bytes_fails(changed):
     signature = sign(EVIDENCE, key=KEY)
     with pytest.raises(InvalidEvidence) as info:
@@ -184,7 +191,9 @@ def test_a_lone_carriage_return_is_part_of_the_key(tmp_path):
     assert sign(EVIDENCE, key=KEY + b"\r") != sign(EVIDENCE, key=KEY)
 
 
-@pytest.mark.parametrize("ending", [b"\n\n", b"\r\n\n", b"\n\r\n", b"\r\n\r\n"], ids=["lf-lf", "crlf-lf", "lf-crlf", "crlf-crlf"])
+@pytest.mark.parametrize(
+    "ending", [b"\n\n", b"\r\n\n", b"\n\r\n", b"\r\n\r\n"], ids=["lf-lf", "crlf-lf", "lf-crlf", "crlf-crlf"]
+)
 def test_a_key_ending_in_two_line_endings_is_refused(tmp_path, ending, monkeypatch):
     # Only one is dropped; what would remain ends in a newline, and would
     # give another key each time the rule was applied again.
@@ -221,10 +230,20 @@ def test_sign_and_authenticate_normalise_a_key_as_the_cli_does(tmp_path, ending,
     # And a Python signature made with the raw bytes passes the CLI gate.
     python_sig = tmp_path / "python.sig"
     python_sig.write_text(sign(EVIDENCE, key=raw))
-    status = cli.main([
-        "check", "--key-file", path, "--signature", str(python_sig),
-        "--candidate", "m-1", "--run-id", "r-1", str(evidence),
-    ])
+    status = cli.main(
+        [
+            "check",
+            "--key-file",
+            path,
+            "--signature",
+            str(python_sig),
+            "--candidate",
+            "m-1",
+            "--run-id",
+            "r-1",
+            str(evidence),
+        ]
+    )
     assert status == 0, capsys.readouterr()
 
 
@@ -356,7 +375,9 @@ def check(files, *args, capsys):
 def test_cli_check_authenticated_pass(files, capsys):
     cli.main(["sign", "--key-file", files["key"], str(files["evidence"])])
     capsys.readouterr()
-    status, receipt, _ = check(files, "--key-file", files["key"], "--candidate", "m-1", "--run-id", "r-1", capsys=capsys)
+    status, receipt, _ = check(
+        files, "--key-file", files["key"], "--candidate", "m-1", "--run-id", "r-1", capsys=capsys
+    )
     assert status == 0
     assert receipt["provenance"]["authenticated"] is True
     assert receipt["provenance"]["key_id"] == KEY_ID
@@ -413,7 +434,7 @@ def test_cli_check_explicit_signature_and_key_env(files, tmp_path, capsys, monke
 @pytest.mark.parametrize(
     "args, code",
     [
-        (["--signature", "x.sig"], "missing-option"),             # a signature with no key
+        (["--signature", "x.sig"], "missing-option"),  # a signature with no key
         (["--key-env", "SC_UNSET_VARIABLE_FOR_TEST"], "bad-key"),
         (["--key-file", "/nonexistent/key"], "bad-key"),
     ],

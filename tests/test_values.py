@@ -53,15 +53,25 @@ MAKERS = {
     "Policy": lambda: Policy(0.7, version="v1", review_owner="alice"),
 }
 CLASSES = {
-    "Decision": Decision, "Decision-invalid": Decision, "Judgment": Judgment,
-    "Judgment-error": Judgment, "Report": Report, "Metric": Metric,
-    "Observation": Observation, "Policy": Policy,
+    "Decision": Decision,
+    "Decision-invalid": Decision,
+    "Judgment": Judgment,
+    "Judgment-error": Judgment,
+    "Report": Report,
+    "Metric": Metric,
+    "Observation": Observation,
+    "Policy": Policy,
 }
 
 
 def test_the_table_covers_every_value_class():
     assert {cls.__name__ for cls in CLASSES.values()} == {
-        "Decision", "Judgment", "Report", "Metric", "Observation", "Policy",
+        "Decision",
+        "Judgment",
+        "Report",
+        "Metric",
+        "Observation",
+        "Policy",
     }
     for name in ("Metric", "Observation"):
         assert name in scorecontract.__all__ and getattr(scorecontract, name) is CLASSES[name]
@@ -167,8 +177,16 @@ def test_a_judgments_members_are_read_only():
         (lambda: a_report(), lambda: report(TRIALS, scheduled=2, max_listed=0)),
         (lambda: a_report(), lambda: report(TRIALS + b"\n", scheduled=2, max_listed=None)),
     ],
-    ids=["int-vs-float-score", "threshold", "judgment-score-type", "judgment-members",
-         "negation", "policy-version", "report-listing", "report-input"],
+    ids=[
+        "int-vs-float-score",
+        "threshold",
+        "judgment-score-type",
+        "judgment-members",
+        "negation",
+        "policy-version",
+        "report-listing",
+        "report-input",
+    ],
 )
 def test_values_that_differ_compare_unequal(first, second):
     assert first() != second()
@@ -220,5 +238,7 @@ def test_a_judgment_dict_has_the_same_keys_and_its_location(text):
     shown = judgment.as_dict()
     assert list(shown)[-2:] == ["location", "selection"] and len(shown) == 12
     assert shown["selection"] is None
-    expected = None if judgment.pos is None else {"pos": judgment.pos, "line": judgment.lineno, "column": judgment.colno}
+    expected = (
+        None if judgment.pos is None else {"pos": judgment.pos, "line": judgment.lineno, "column": judgment.colno}
+    )
     assert shown["location"] == expected

@@ -44,8 +44,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._dumps import dumps
     from ._extract import extract_json
-    from ._judgment import Judgment, Outcome, judge
     from ._jsonpath import query
+    from ._judgment import Judgment, Outcome, judge
     from ._policy_file import load_policy
     from ._report import Metric, Observation, Report, report
     from ._sign import authenticate, load_key, sign

@@ -46,8 +46,17 @@ class Interval(Value):
     """
 
     __slots__ = (
-        "method", "side", "confidence", "n", "estimate", "bound", "se", "clusters", "unpaired_se",
-        "meets", "trials_needed",
+        "method",
+        "side",
+        "confidence",
+        "n",
+        "estimate",
+        "bound",
+        "se",
+        "clusters",
+        "unpaired_se",
+        "meets",
+        "trials_needed",
     )
     _shown = ("method", "side", "confidence", "n", "estimate", "bound", "se")
 
@@ -66,9 +75,16 @@ class Interval(Value):
     def __init__(self, bound: Bound, threshold: Number) -> None:
         meets = bound.meets(threshold)
         self._fill(
-            method=bound.method, side=bound.side, confidence=bound.confidence, n=bound.n,
-            estimate=bound.estimate, bound=bound.bound, se=bound.se, clusters=bound.clusters,
-            unpaired_se=bound.unpaired_se, meets=meets,
+            method=bound.method,
+            side=bound.side,
+            confidence=bound.confidence,
+            n=bound.n,
+            estimate=bound.estimate,
+            bound=bound.bound,
+            se=bound.se,
+            clusters=bound.clusters,
+            unpaired_se=bound.unpaired_se,
+            meets=meets,
             trials_needed=None if meets else bound.trials_needed(threshold),
         )
 
@@ -131,8 +147,11 @@ def _digits(value: float, digits: int, *, up: bool) -> str:
     import decimal
 
     context = decimal.Context(
-        prec=digits, rounding=decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR,
-        Emin=decimal.MIN_EMIN, Emax=decimal.MAX_EMAX, traps=[],
+        prec=digits,
+        rounding=decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR,
+        Emin=decimal.MIN_EMIN,
+        Emax=decimal.MAX_EMAX,
+        traps=[],
     )
     # Decimal(float) is exact; plus() rounds it once, in the stated direction.
     rounded = context.plus(decimal.Decimal(value))

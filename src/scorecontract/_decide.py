@@ -79,9 +79,7 @@ def decide_with_reason(score: object, policy: Policy) -> tuple[Verdict, str, str
     return (Verdict.FAIL, "below-threshold", outcome_message(valid, policy))
 
 
-def decide(
-    score: object, /, *, threshold: Number = UNSET, policy: Policy | None = None
-) -> Verdict:
+def decide(score: object, /, *, threshold: Number = UNSET, policy: Policy | None = None) -> Verdict:
     """Return the ``Verdict`` for an already decoded *score*.
 
     Pure and total: any Python object in, a ``Verdict`` out, with no I/O and

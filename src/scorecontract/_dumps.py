@@ -86,9 +86,7 @@ def dumps(record: object, /, *, policy: Policy | None = None, shape: str = "scor
         raise PolicyError("bad-policy", f"shape must be 'score', 'trial' or 'envelope', not {describe_value(shape)}")
     if type(record) is not dict:
         # A dict subclass can serialise differently from what was checked.
-        raise InvalidEvidence(
-            "not-an-object", f"the record must be a dict, not {describe_value(record)}"
-        )
+        raise InvalidEvidence("not-an-object", f"the record must be a dict, not {describe_value(record)}")
     _check_names(record)
     members: dict[str, object] = record  # _check_names: every name is a str
     if shape == "score":
@@ -116,9 +114,7 @@ def _trial_score(record: dict[str, object]) -> object:
         raise InvalidEvidence("missing-member", 'the trial record has no "trial_id" member')
     trial_id = record["trial_id"]
     if type(trial_id) is not str or not trial_id:
-        raise InvalidEvidence(
-            "bad-trial-id", f'"trial_id" must be a non-empty string, not {describe_value(trial_id)}'
-        )
+        raise InvalidEvidence("bad-trial-id", f'"trial_id" must be a non-empty string, not {describe_value(trial_id)}')
     if "score" not in record:
         raise InvalidEvidence("missing-member", 'the trial record has no "score" member')
     return record["score"]
@@ -273,8 +269,7 @@ def _check_values(record: dict[str, object]) -> None:
         else:
             raise InvalidEvidence(
                 "wrong-type",
-                f"a member holds {describe_value(value)}, which is not a JSON value "
-                "(only the score may be a Decimal)",
+                f"a member holds {describe_value(value)}, which is not a JSON value (only the score may be a Decimal)",
             )
 
 
@@ -288,8 +283,7 @@ def _int_literal(value: int) -> str:
             return text
     raise InvalidEvidence(
         "too-many-digits",
-        f"a number would be written as a literal over {MAX_NUMBER_LENGTH} characters, "
-        "which the consumer refuses",
+        f"a number would be written as a literal over {MAX_NUMBER_LENGTH} characters, which the consumer refuses",
     )
 
 

@@ -70,9 +70,9 @@ REASONS = {
     "no-score-for-threshold": '"pass": true with a threshold set but no score to compare',
     # Provenance: the evidence names the candidate and run it judges, and is
     # authenticated by a detached HMAC-SHA256 signature.
-    "missing-candidate": "the evidence has no \"candidate\" member, and the gate requires one",
+    "missing-candidate": 'the evidence has no "candidate" member, and the gate requires one',
     "candidate-mismatch": "the evidence's candidate is not a string, or not exactly the required one",
-    "missing-run-id": "the evidence has no \"run_id\" member, and the gate pins one",
+    "missing-run-id": 'the evidence has no "run_id" member, and the gate pins one',
     "run-id-mismatch": "the evidence's run_id is not a string, or not exactly the pinned one (a replayed file)",
     "missing-signature": "the signature file does not exist",
     "signature-unreadable": "the signature file cannot be read (a directory, no permission, ...)",
@@ -165,10 +165,7 @@ class InvalidEvidence(ScoreContractError):
     def __str__(self) -> str:
         if self.pos is None:
             return f"{self.code}: {self.message}"
-        return (
-            f"{self.code}: {self.message}: line {self.lineno} "
-            f"column {self.colno} (char {self.pos})"
-        )
+        return f"{self.code}: {self.message}: line {self.lineno} column {self.colno} (char {self.pos})"
 
     def __reduce__(  # type: ignore[override]
         self,
@@ -182,9 +179,7 @@ class InvalidEvidence(ScoreContractError):
         )
 
 
-def invalid_at(
-    code: str, message: str, doc: str | bytes, pos: int
-) -> InvalidEvidence:
+def invalid_at(code: str, message: str, doc: str | bytes, pos: int) -> InvalidEvidence:
     """Build an InvalidEvidence located at *pos* in *doc*, as json does."""
     if isinstance(doc, bytes):
         lineno = doc.count(b"\n", 0, pos) + 1

@@ -205,8 +205,14 @@ class Decision(NoTruthValue, Value):
         # The message once built: a decision read and one not yet read are
         # the same decision.
         return (
-            self._verdict, self._code, self.message, type(self._score), self._score,
-            self._policy, self._location, self._selection,
+            self._verdict,
+            self._code,
+            self.message,
+            type(self._score),
+            self._score,
+            self._policy,
+            self._location,
+            self._selection,
         )
 
 
@@ -220,9 +226,7 @@ def _compile_fast_matchers() -> list[_Matcher]:
     return _fast_matchers
 
 
-def loads(
-    raw: str | bytes, /, *, exact: bool = False, max_bytes: int = DEFAULT_MAX_BYTES
-) -> object:
+def loads(raw: str | bytes, /, *, exact: bool = False, max_bytes: int = DEFAULT_MAX_BYTES) -> object:
     """Decode the evidence *raw* (``bytes`` or ``str``) as strict JSON.
 
     Returns the JSON value, with objects as ``dict``, arrays as ``list`` and

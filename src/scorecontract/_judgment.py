@@ -29,14 +29,15 @@ from ._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping, Optional, Tuple
+    from collections.abc import Mapping
+    from typing import Optional
 
     from ._jsonpath import Query
     from ._policy import Policy
     from ._score import Number
     from ._select import Selection
 
-    Judged = Tuple["Outcome", str, str, Optional[bool], Optional[Number]]
+    Judged = tuple["Outcome", str, str, Optional[bool], Optional[Number]]
 
 __all__ = ["Judgment", "Outcome", "judge"]
 
@@ -109,8 +110,19 @@ class Judgment(NoTruthValue, Value):
     """
 
     __slots__ = (
-        "outcome", "code", "message", "grader_pass", "score", "_members", "negated", "threshold",
-        "policy", "pos", "lineno", "colno", "selection",
+        "outcome",
+        "code",
+        "message",
+        "grader_pass",
+        "score",
+        "_members",
+        "negated",
+        "threshold",
+        "policy",
+        "pos",
+        "lineno",
+        "colno",
+        "selection",
     )
     _shown = ("outcome", "code", "message", "negated")
 
@@ -232,7 +244,9 @@ def _check_spellings(spellings: object) -> dict[str, bool] | None:
     return checked
 
 
-def _select_members(document: object, records: list[tuple[str, str]], query: Query, policy: Policy, found: list[Selection]) -> dict[object, object]:
+def _select_members(
+    document: object, records: list[tuple[str, str]], query: Query, policy: Policy, found: list[Selection]
+) -> dict[object, object]:
     """The selection stage for a judgment: the one node must be an object."""
     from ._select import Selection, check_requirements, select_one, split_records
 
@@ -250,7 +264,11 @@ def _select_members(document: object, records: list[tuple[str, str]], query: Que
 
 
 def _read_members(
-    raw: object, policy: Policy, extract: bool, max_bytes: int, query: Query | None = None,
+    raw: object,
+    policy: Policy,
+    extract: bool,
+    max_bytes: int,
+    query: Query | None = None,
     found: list[Selection] | None = None,
 ) -> dict[object, object]:
     """Return the grader's object; raise InvalidEvidence if there is none.
@@ -301,9 +319,7 @@ def _read_members(
         pairs = list(raw.items())
         members = dict(pairs)
     except Exception as exc:  # a caller's mapping that cannot be read
-        raise InvalidEvidence(
-            "input-type", f"the judgment mapping could not be read ({type(exc).__name__})"
-        ) from None
+        raise InvalidEvidence("input-type", f"the judgment mapping could not be read ({type(exc).__name__})") from None
     if len(members) != len(pairs):
         # A broken mapping can yield a name twice; the last would win.
         raise InvalidEvidence("duplicate-member", "the judgment mapping yields a member name twice")
@@ -323,9 +339,7 @@ def _read_verdict(value: object, spellings: dict[str, bool] | None) -> bool | No
     return None
 
 
-def _read_score(
-    value: object, policy: Policy, numeric_strings: bool
-) -> tuple[Number | None, str]:
+def _read_score(value: object, policy: Policy, numeric_strings: bool) -> tuple[Number | None, str]:
     """Return ``(score, "")`` for a usable score, else ``(None, why)``."""
     if type(value) is str:
         text: str = value
@@ -397,8 +411,7 @@ def _judge_members(
             return (
                 Outcome.GRADER_ERROR,
                 "no-score-for-threshold",
-                f"{said} but no score, and threshold "
-                f"{format_number(policy.threshold)} has nothing to judge",
+                f"{said} but no score, and threshold {format_number(policy.threshold)} has nothing to judge",
                 True,
                 None,
             )
@@ -511,7 +524,9 @@ def judge(
     found: list[Selection] = []
     if select is not None:
         if extract:
-            raise PolicyError("option-conflict", "select= cannot be combined with extract=: give one way to find the judgment")
+            raise PolicyError(
+                "option-conflict", "select= cannot be combined with extract=: give one way to find the judgment"
+            )
         from ._jsonpath import compile_query
         from ._select import Selection
 

@@ -115,9 +115,7 @@ def _check_requirements(require: object) -> tuple[str, ...]:
     checked: list[str] = []
     for expression in require:
         if type(expression) is not str:
-            raise PolicyError(
-                "bad-policy", f"require must be a list of strings; it holds {describe_value(expression)}"
-            )
+            raise PolicyError("bad-policy", f"require must be a list of strings; it holds {describe_value(expression)}")
         compile_requirement(expression)
         checked.append(expression)
     return tuple(checked)
@@ -146,9 +144,7 @@ def _check_label(name: str, value: object, code: str) -> None:
     if type(value) is not str or not value.strip():
         raise PolicyError(code, f"{name} must be a non-empty string, not {describe_value(value)}")
     if len(value) > MAX_VERSION_LENGTH:
-        raise PolicyError(
-            code, f"{name} is {len(value)} characters long, over the limit of {MAX_VERSION_LENGTH}"
-        )
+        raise PolicyError(code, f"{name} is {len(value)} characters long, over the limit of {MAX_VERSION_LENGTH}")
     found = re.search(_VERSION_FORBIDDEN, value)
     if found is not None:
         raise PolicyError(
@@ -220,12 +216,30 @@ class Policy(Value):
     # and require_candidate on every evaluate(), and a slot read costs a
     # fifth of a property's.  Value makes them read-only.
     __slots__ = (
-        "threshold", "minimum", "maximum", "version", "exact", "review_owner", "require_candidate",
-        "direction", "nonfinite_elsewhere", "require", "limits", "full_path",
+        "threshold",
+        "minimum",
+        "maximum",
+        "version",
+        "exact",
+        "review_owner",
+        "require_candidate",
+        "direction",
+        "nonfinite_elsewhere",
+        "require",
+        "limits",
+        "full_path",
     )
     _shown = (
-        "threshold", "minimum", "maximum", "version", "exact", "review_owner", "require_candidate",
-        "direction", "nonfinite_elsewhere", "require",
+        "threshold",
+        "minimum",
+        "maximum",
+        "version",
+        "exact",
+        "review_owner",
+        "require_candidate",
+        "direction",
+        "nonfinite_elsewhere",
+        "require",
     )
 
     threshold: Number

@@ -226,9 +226,7 @@ def _check_toml_integers(document: object) -> None:
 def _policy_from_document(document: dict[str, object], source: str) -> Policy:
     unknown = sorted(key for key in document if key not in POLICY_KEYS)
     if unknown:
-        raise PolicyError(
-            "unknown-policy-key", f"policy file {source}: {_describe_unknown(unknown[0])}"
-        )
+        raise PolicyError("unknown-policy-key", f"policy file {source}: {_describe_unknown(unknown[0])}")
     missing = [key for key, (_, required) in POLICY_KEYS.items() if required and key not in document]
     if missing:
         raise PolicyError(

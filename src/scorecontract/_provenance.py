@@ -72,7 +72,7 @@ def member_problem(record: dict[str, object], name: str, expected: str) -> tuple
     if type(found) is not str:
         return (mismatch, f'"{name}" must be a string, not {json_kind(found)}')
     if found != expected:
-        return (mismatch, f'the evidence is for {name} {clip_text(ascii(found))}, not {ascii(expected)}')
+        return (mismatch, f"the evidence is for {name} {clip_text(ascii(found))}, not {ascii(expected)}")
     return None
 
 
@@ -90,8 +90,7 @@ def envelope_score(value: object, candidate: str, run_id: str | None) -> object:
     if type(value) is not dict:
         raise InvalidEvidence(
             "not-an-object",
-            'the evidence must be a JSON object {"candidate": ..., "score": <number>}, '
-            f"not {json_kind(value)}",
+            f'the evidence must be a JSON object {{"candidate": ..., "score": <number>}}, not {json_kind(value)}',
         )
     problem = member_problem(value, "candidate", candidate)
     if problem is None and run_id is not None:

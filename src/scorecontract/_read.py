@@ -197,15 +197,11 @@ def open_regular(path: str, /, *, what: str = "evidence file", follow_symlinks: 
     except BaseException as exc:
         os.close(descriptor)
         if isinstance(exc, OSError):
-            raise InvalidEvidence(
-                "file-unreadable", f"cannot read the {what} {ascii(path)}: {_why(exc)}"
-            ) from None
+            raise InvalidEvidence("file-unreadable", f"cannot read the {what} {ascii(path)}: {_why(exc)}") from None
         raise
 
 
-def read_file(
-    path: str, max_bytes: int, /, *, what: str = "evidence file", follow_symlinks: bool = True
-) -> bytes:
+def read_file(path: str, max_bytes: int, /, *, what: str = "evidence file", follow_symlinks: bool = True) -> bytes:
     """Return the bytes of the regular file *path*, at most *max_bytes* of them.
 
     Every failure is ``InvalidEvidence``, never a crash and never a wait:

@@ -32,7 +32,6 @@ def score_of_record(value: object) -> object:
         extra = sorted(name for name in value if name != "score")
         raise InvalidEvidence(
             "unexpected-member",
-            "the record has members besides \"score\": " + ", ".join(ascii(n) for n in extra),
+            'the record has members besides "score": ' + ", ".join(ascii(n) for n in extra),
         )
     return value["score"]
-

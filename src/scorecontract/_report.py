@@ -29,8 +29,9 @@ from ._verdict import Verdict
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import decimal
+    from collections.abc import Iterator, Mapping, Sequence
     from decimal import Decimal
-    from typing import BinaryIO, Iterator, Mapping, Sequence, Union
+    from typing import BinaryIO, Union
 
     from ._confidence import Interval
     from ._policy import Policy
@@ -243,12 +244,39 @@ class Report(NoTruthValue, Value):
     """
 
     __slots__ = (
-        "verdict", "code", "message", "scheduled", "observed", "valid", "invalid", "ignored",
-        "missing", "metric", "deciding_metrics", "mean", "pass_rate", "deciding",
-        "_invalid_by_code", "invalid_observations", "invalid_not_listed", "ignored_observations",
-        "ignored_not_listed", "missing_trials", "missing_not_listed", "sha256", "size",
-        "population_sha256", "policy", "candidate", "_trials", "_failed_scores", "_first_invalid",
-        "confidence", "bound", "cluster_by", "regression",
+        "verdict",
+        "code",
+        "message",
+        "scheduled",
+        "observed",
+        "valid",
+        "invalid",
+        "ignored",
+        "missing",
+        "metric",
+        "deciding_metrics",
+        "mean",
+        "pass_rate",
+        "deciding",
+        "_invalid_by_code",
+        "invalid_observations",
+        "invalid_not_listed",
+        "ignored_observations",
+        "ignored_not_listed",
+        "missing_trials",
+        "missing_not_listed",
+        "sha256",
+        "size",
+        "population_sha256",
+        "policy",
+        "candidate",
+        "_trials",
+        "_failed_scores",
+        "_first_invalid",
+        "confidence",
+        "bound",
+        "cluster_by",
+        "regression",
     )
     _shown = ("verdict", "code", "scheduled", "observed", "valid", "invalid", "ignored", "missing")
 
@@ -300,8 +328,18 @@ class Report(NoTruthValue, Value):
     def _hash_key(self) -> tuple[object, ...]:
         # Enough to tell reports apart; equality compares everything.
         return (
-            self.verdict, self.code, self.message, self.sha256, self.size, self.scheduled,
-            self.observed, self.valid, self.invalid, self.ignored, self.missing, self.policy,
+            self.verdict,
+            self.code,
+            self.message,
+            self.sha256,
+            self.size,
+            self.scheduled,
+            self.observed,
+            self.valid,
+            self.invalid,
+            self.ignored,
+            self.missing,
+            self.policy,
         )
 
     def trials(self) -> Iterator[tuple[str | None, str, int | None, str, str]]:
@@ -314,7 +352,10 @@ class Report(NoTruthValue, Value):
         *trial_id* None.
         """
         return trial_rows(
-            self._trials, self._failed_scores, self._first_invalid, self.scheduled,
+            self._trials,
+            self._failed_scores,
+            self._first_invalid,
+            self.scheduled,
             self.policy.threshold,
         )
 
@@ -382,8 +423,17 @@ class Regression(Value):
     """
 
     __slots__ = (
-        "name", "max_regression", "pairs", "mean_difference", "meets", "interval", "only_candidate",
-        "only_baseline", "only_candidate_trials", "only_baseline_trials", "baseline",
+        "name",
+        "max_regression",
+        "pairs",
+        "mean_difference",
+        "meets",
+        "interval",
+        "only_candidate",
+        "only_baseline",
+        "only_candidate_trials",
+        "only_baseline_trials",
+        "baseline",
     )
     _shown = ("pairs", "mean_difference", "max_regression", "meets")
 
@@ -511,7 +561,10 @@ def _regression(
                 clusters = cluster_sums(tally.cluster_of, values, pairs)
             try:
                 bound = paired_bound(
-                    sums, confidence=options.confidence, side=side, clusters=clusters,
+                    sums,
+                    confidence=options.confidence,
+                    side=side,
+                    clusters=clusters,
                     candidate=Sums.of(mine[t] for t in pairs),  # type: ignore[misc]
                     baseline=Sums.of(theirs[t] for t in pairs),  # type: ignore[misc]
                 )
@@ -522,8 +575,13 @@ def _regression(
             interval = Interval(bound, threshold)
             meets = interval.meets
     return Regression(
-        max_regression=max_regression, pairs=len(pairs), mean_difference=mean_difference, meets=meets,
-        interval=interval, only_candidate=len(only_candidate), only_baseline=len(only_baseline),
+        max_regression=max_regression,
+        pairs=len(pairs),
+        mean_difference=mean_difference,
+        meets=meets,
+        interval=interval,
+        only_candidate=len(only_candidate),
+        only_baseline=len(only_baseline),
         only_candidate_trials=tuple(only_candidate if limit is None else only_candidate[:limit]),
         only_baseline_trials=tuple(only_baseline if limit is None else only_baseline[:limit]),
         baseline=baseline,
@@ -578,7 +636,9 @@ def _manifest_ids(manifest: object) -> list[str]:
         try:
             # One limit for the read and the decoding: decode_evidence's
             # default is the 1 MiB evidence limit, not the manifest's.
-            value = parse_json(decode_evidence(read_file(path, MAX_MANIFEST_BYTES, what="manifest"), MAX_MANIFEST_BYTES))
+            value = parse_json(
+                decode_evidence(read_file(path, MAX_MANIFEST_BYTES, what="manifest"), MAX_MANIFEST_BYTES)
+            )
         except InvalidEvidence as exc:
             raise PolicyError("bad-population", f"manifest {ascii(path)}: {exc}") from None
         where = f"manifest {ascii(path)}"
@@ -599,8 +659,7 @@ def _manifest_ids(manifest: object) -> list[str]:
         if type(trial_id) is not str or not trial_id or find_surrogate(trial_id) != -1:
             raise PolicyError(
                 "bad-population",
-                f"{where}: item {index} must be a non-empty string of Unicode text, "
-                f"not {describe_value(trial_id)}",
+                f"{where}: item {index} must be a non-empty string of Unicode text, not {describe_value(trial_id)}",
             )
         if trial_id in seen:
             # A duplicate would either count one trial twice or shrink the
@@ -647,9 +706,7 @@ def _check_options(metric: object, min_pass_rate: object, max_line_bytes: object
         if problem is not None:
             raise PolicyError("bad-threshold", f"min_pass_rate is {problem[1]}")
         if not 0 <= min_pass_rate <= 1:  # type: ignore[operator]
-            raise PolicyError(
-                "bad-threshold", f"min_pass_rate {format_number(min_pass_rate)} is outside [0, 1]"
-            )
+            raise PolicyError("bad-threshold", f"min_pass_rate {format_number(min_pass_rate)} is outside [0, 1]")
     check_limit("max_line_bytes", max_line_bytes)
     if max_listed is not None and (type(max_listed) is not int or max_listed < 0):
         raise PolicyError("bad-policy", f"max_listed must be an int >= 0 or None, not {describe_value(max_listed)}")
@@ -670,8 +727,13 @@ class _Gate:
     __slots__ = ("metric", "min_pass_rate", "confidence", "bound", "cluster_by", "max_regression")
 
     def __init__(
-        self, metric: str, min_pass_rate: Number | None, confidence: Number | None, bound: str,
-        cluster_by: str | None, max_regression: Number | None,
+        self,
+        metric: str,
+        min_pass_rate: Number | None,
+        confidence: Number | None,
+        bound: str,
+        cluster_by: str | None,
+        max_regression: Number | None,
     ) -> None:
         self.metric = metric
         self.min_pass_rate = min_pass_rate
@@ -759,9 +821,7 @@ def _gate(
             verdict, code, message = Verdict.INVALID, exc.code, exc.message
         else:
             deciding = True
-            compared: list[Metric | Regression] = [
-                item for item in (mean, pass_rate) if item.name in deciding_metrics
-            ]
+            compared: list[Metric | Regression] = [item for item in (mean, pass_rate) if item.name in deciding_metrics]
             if regression is not None:
                 compared.insert(0, regression)
             message = "; ".join(_comparison(item) for item in compared)

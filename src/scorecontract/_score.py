@@ -51,8 +51,12 @@ def exact_context() -> decimal.Context:
                 clamp=0,
                 flags=[],
                 traps=[
-                    decimal.Inexact, decimal.Rounded, decimal.InvalidOperation, decimal.Overflow,
-                    decimal.DivisionByZero, decimal.FloatOperation,
+                    decimal.Inexact,
+                    decimal.Rounded,
+                    decimal.InvalidOperation,
+                    decimal.Overflow,
+                    decimal.DivisionByZero,
+                    decimal.FloatOperation,
                 ],
             )
         )

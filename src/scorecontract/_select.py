@@ -25,17 +25,23 @@ from ._value import Value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Sequence, Tuple
+    from collections.abc import Sequence
 
     from ._jsonpath import Query
     from ._policy import Policy
 
     # (normalized path, reason code) of one non-finite number in the text.
-    Record = Tuple[str, str]
+    Record = tuple[str, str]
 
 __all__ = [
-    "MAX_LISTED_PATHS", "Selection", "check_requirements", "inside", "select_one", "selection_message",
-    "split_records", "value_problem",
+    "MAX_LISTED_PATHS",
+    "Selection",
+    "check_requirements",
+    "inside",
+    "select_one",
+    "selection_message",
+    "split_records",
+    "value_problem",
 ]
 
 # A Decision names at most this many non-finite paths; the count is exact.
@@ -148,7 +154,7 @@ def inside(path: str, node: str) -> bool:
     Normalized paths are canonical (RFC 9535 section 2.7): every child of
     ``$['a']`` is ``$['a']`` followed by ``[``, and nothing else is.
     """
-    return path == node or (path.startswith(node) and path[len(node):len(node) + 1] == "[")
+    return path == node or (path.startswith(node) and path[len(node) : len(node) + 1] == "[")
 
 
 def split_records(records: Sequence[Record], node: str, policy: Policy) -> list[str]:
@@ -193,7 +199,7 @@ def value_problem(path: str, value: object, policy: Policy) -> tuple[str, str] |
     code, message = problem
     where = f"the value at {_clip(path)}"
     if message.startswith("score is "):
-        return (code, f"{where} is {message[len('score is '):]}")
+        return (code, f"{where} is {message[len('score is ') :]}")
     return (code, f"{where}: {message}")
 
 

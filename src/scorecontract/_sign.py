@@ -189,7 +189,9 @@ def _check_data(data: object) -> bytes:
     # Exactly bytes: the signature is over the bytes a file holds, and text
     # would first have to be encoded, in some encoding, with some newlines.
     if type(data) is not bytes:
-        raise InvalidEvidence("input-type", f"evidence to sign or authenticate must be bytes, not {type(data).__name__}")
+        raise InvalidEvidence(
+            "input-type", f"evidence to sign or authenticate must be bytes, not {type(data).__name__}"
+        )
     return data
 
 
@@ -246,7 +248,9 @@ def _parse_signature(signature: bytes | str) -> tuple[str, str]:
     try:
         document = parse_json(decode_evidence(signature, MAX_SIGNATURE_BYTES))
     except InvalidEvidence as exc:
-        raise InvalidEvidence("bad-signature", f"the signature file is not strict JSON ({exc.code}: {exc.message})") from None
+        raise InvalidEvidence(
+            "bad-signature", f"the signature file is not strict JSON ({exc.code}: {exc.message})"
+        ) from None
     if type(document) is not dict or sorted(document) != _MEMBERS:
         raise InvalidEvidence(
             "bad-signature",
@@ -259,9 +263,7 @@ def _parse_signature(signature: bytes | str) -> tuple[str, str]:
         raise InvalidEvidence("bad-signature", f'the signature file\'s kind is not "{_KIND}"')
     # Exactly int: true and 2.0 are not a schema version.
     if type(version) is not int or version != RECEIPT_VERSION:
-        raise InvalidEvidence(
-            "bad-signature", f"the signature file's receipt_version is not {RECEIPT_VERSION}"
-        )
+        raise InvalidEvidence("bad-signature", f"the signature file's receipt_version is not {RECEIPT_VERSION}")
     if type(written_by) is not str or not _VERSION.fullmatch(written_by):
         raise InvalidEvidence("bad-signature", "the signature file's scorecontract_version is not a version")
     algorithm, claimed, digest = document["algorithm"], document["key_id"], document["signature"]

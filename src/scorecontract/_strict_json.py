@@ -62,14 +62,14 @@ from ._score import exact_context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Dict, List, Optional, Tuple, Union
+    from typing import Optional, Union
 
     _Key = Union[str, int]
-    _Keys = Tuple[_Key, ...]
+    _Keys = tuple[_Key, ...]
     # One recorded number: (dicts completed before it, code, literal,
     # the float the decoder put in its place).
-    _Event = Tuple[int, str, str, float]
-    _Step = Optional[Tuple[Dict[str, object], _Keys, int]]
+    _Event = tuple[int, str, str, float]
+    _Step = Optional[tuple[dict[str, object], _Keys, int]]
 
 __all__ = [
     "FAST_MIN_LENGTH",
@@ -190,12 +190,14 @@ def _tables() -> tuple[bytes, bytes, bytes, bytes]:
     """Return the tables: to delete all but structure, braces as brackets,
     brackets as +1 and -1, and ASCII digits as "1" (all else "0")."""
     if not _TABLES:
-        _TABLES.append((
-            bytes(c for c in range(256) if c not in _STRUCTURAL),
-            bytes.maketrans(b"{}", b"[]"),
-            bytes.maketrans(b"[]", b"\x01\xff"),
-            bytes(0x31 if c in _ASCII_DIGITS else 0x30 for c in range(256)),
-        ))
+        _TABLES.append(
+            (
+                bytes(c for c in range(256) if c not in _STRUCTURAL),
+                bytes.maketrans(b"{}", b"[]"),
+                bytes.maketrans(b"[]", b"\x01\xff"),
+                bytes(0x31 if c in _ASCII_DIGITS else 0x30 for c in range(256)),
+            )
+        )
     return _TABLES[0]
 
 
@@ -333,8 +335,7 @@ def _unique_members(pairs: list[tuple[str, object]]) -> dict[str, object]:
             if name in seen:
                 raise InvalidEvidence(
                     "duplicate-member",
-                    f"member {name!a} appears more than once; JSON parsers "
-                    "disagree on which value wins",
+                    f"member {name!a} appears more than once; JSON parsers disagree on which value wins",
                 )
             seen.add(name)
     return members
@@ -359,9 +360,7 @@ def _decoder(exact: bool) -> json.JSONDecoder:
     return decoder
 
 
-def _recording_decoder(
-    completed: list[dict[str, object]], events: list[_Event], exact: bool
-) -> json.JSONDecoder:
+def _recording_decoder(completed: list[dict[str, object]], events: list[_Event], exact: bool) -> json.JSONDecoder:
     """The precise decoder, recording non-finite numbers instead of refusing them.
 
     Every object, once decoded, is appended to *completed* (so in the order
@@ -493,11 +492,11 @@ def _scan_escapes(data: bytes) -> tuple[list[int], bool, bool]:
         unicode = True
         if at == paired or lone:
             continue
-        hex_digits = data[at + 2:at + 4]
+        hex_digits = data[at + 2 : at + 4]
         if hex_digits[:1] not in (b"d", b"D") or len(hex_digits) < 2:
             continue
         if hex_digits[1] in _HIGH_SECOND:
-            after = data[at + 6:at + 10]
+            after = data[at + 6 : at + 10]
             if len(after) == 4 and after[:2] == b"\\u" and after[2] in (0x44, 0x64) and after[3] in _LOW_SECOND:
                 paired = at + 6
             else:
@@ -619,7 +618,7 @@ def _long_digit_run(data: bytes) -> bool:
     flags = data[::50].translate(_tables()[3])
     at = flags.find(b"1111")
     while at != -1:
-        if not data[at * 50:at * 50 + 151].translate(None, _ASCII_DIGITS):
+        if not data[at * 50 : at * 50 + 151].translate(None, _ASCII_DIGITS):
             return True
         at = flags.find(b"1111", at + 1)
     return False
@@ -650,9 +649,7 @@ def _locate_too_deep(text: str) -> None:
         if char == "[" or char == "{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise invalid_at(
-                    "too-deep", f"nesting deeper than {MAX_DEPTH} levels", text, match.start()
-                )
+                raise invalid_at("too-deep", f"nesting deeper than {MAX_DEPTH} levels", text, match.start())
         elif char == "]" or char == "}":
             depth -= 1
 
@@ -682,7 +679,7 @@ def _nul_hint(message: str, text: str, pos: int) -> str:
     # RFC 8259 allows NUL neither between tokens (section 2) nor unescaped in
     # a string (section 7), and in practice it comes from UTF-16 or UTF-32
     # text, which is only ASCII with NUL bytes between.
-    if text[pos:pos + 1] == "\x00":
+    if text[pos : pos + 1] == "\x00":
         return f"{message} (a NUL character: UTF-16 or UTF-32 text? Only UTF-8 is accepted)"
     return message
 
@@ -720,7 +717,7 @@ def _constant_position(text: str, start: int) -> int | None:
         quotes += _unescaped_quotes(text, counted, at)
         counted = at
         if quotes % 2 == 0:
-            return at - 1 if at == infinity and text[at - 1:at] == "-" else at
+            return at - 1 if at == infinity and text[at - 1 : at] == "-" else at
         if at == nan:
             nan = text.find("NaN", at + 1)
         else:
@@ -859,9 +856,7 @@ def _precise(
     return value, completed, events
 
 
-def _decode(
-    text: str, exact: bool, record: bool
-) -> tuple[object, list[dict[str, object]], list[_Event]]:
+def _decode(text: str, exact: bool, record: bool) -> tuple[object, list[dict[str, object]], list[_Event]]:
     end = len(text)
     start = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
     if start == end:

@@ -24,17 +24,16 @@ from ._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping
     from decimal import Decimal
-    from typing import BinaryIO, Callable, Iterable, Iterator, Mapping
-
-    from typing import Optional, Tuple
+    from typing import BinaryIO, Callable, Optional
 
     from ._policy import Policy
     from ._score import Number
     from ._stats import Sums
 
     # (line, trial_id, code, message, evidence_line): an Observation's fields.
-    Listed = Tuple[int, Optional[str], str, str, Optional[int]]
+    Listed = tuple[int, Optional[str], str, str, Optional[int]]
 
 __all__ = ["Tally", "stream_lines", "trial_rows"]
 
@@ -53,8 +52,14 @@ class Tally:
     """The streaming state: counts, the exact sum, and per-trial evidence."""
 
     def __init__(
-        self, scheduled: int, ids: list[str] | None, policy: Policy, max_listed: int | None,
-        candidate: str | None = None, cluster_by: str | None = None, keep_scores: bool = False,
+        self,
+        scheduled: int,
+        ids: list[str] | None,
+        policy: Policy,
+        max_listed: int | None,
+        candidate: str | None = None,
+        cluster_by: str | None = None,
+        keep_scores: bool = False,
     ) -> None:
         self.candidate = candidate
         # With a cluster query (or for a paired comparison) every valid
@@ -113,9 +118,7 @@ class Tally:
         self.observed += 1
         self._add(line, None, Verdict.INVALID, code, message, None)
 
-    def _add(
-        self, line: int, trial_id: str | None, verdict: Verdict, code: str, message: str, score: object
-    ) -> None:
+    def _add(self, line: int, trial_id: str | None, verdict: Verdict, code: str, message: str, score: object) -> None:
         if trial_id is None:
             if not self.fixed:
                 # It may be a scheduled trial's only attempt, and under a bare
@@ -159,10 +162,15 @@ class Tally:
             # No rerun-until-pass: the first valid observation is the evidence.
             self.ignored += 1
             if self._room(self.ignored_list):
-                self.ignored_list.append((
-                    line, trial_id, code,
-                    f"rerun ignored: the trial's evidence is line {state >> 2}", state >> 2,
-                ))
+                self.ignored_list.append(
+                    (
+                        line,
+                        trial_id,
+                        code,
+                        f"rerun ignored: the trial's evidence is line {state >> 2}",
+                        state >> 2,
+                    )
+                )
             return
         if state is not None:
             del self.first_invalid[trial_id]
@@ -341,7 +349,7 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
     fixed, scheduled = tally.fixed, tally.scheduled
     slow = tally.add
     line = valid = passed = ignored = 0
-    PASS, FAIL, INVALID = _PASS, _FAIL, _INVALID  # noqa: N806  (locals: the loop is hot)
+    PASS, FAIL, INVALID = _PASS, _FAIL, _INVALID
     hand_over = False
     # The unfinished last line, as pieces joined once it ends: joining at
     # every read instead copies a long line once per read, quadratic time
@@ -367,7 +375,7 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
                     line += 1
                     tally.add_invalid(line, "too-large", _too_large(overlong + end, max_line_bytes))
                     overlong = -1
-                    chunk = chunk[end + 1:]
+                    chunk = chunk[end + 1 :]
                 lines = chunk.split(b"\n")
                 last = lines.pop()
                 if not lines:  # no line ends in this chunk

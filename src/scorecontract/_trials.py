@@ -51,8 +51,7 @@ __all__ = ["canonical_trial_matchers", "read_trial", "read_trial_cluster", "read
 _WS = r"[ \t\n\r]*"
 _ID = _WS + r'"trial_id"' + _WS + ":" + _WS + r'"([\x20\x21\x23-\x5b\x5d-\x7e]+)"' + _WS
 _SCORE = (
-    _WS + r'"score"' + _WS + ":" + _WS
-    + r"(-?(?:0|[1-9][0-9]{0,19})((?:\.[0-9]{1,40})?(?:[eE][-+]?[0-9]{1,3})?))" + _WS
+    _WS + r'"score"' + _WS + ":" + _WS + r"(-?(?:0|[1-9][0-9]{0,19})((?:\.[0-9]{1,40})?(?:[eE][-+]?[0-9]{1,3})?))" + _WS
 )
 _CANONICAL_TRIAL = (
     _WS + r"\{" + _ID + "," + _SCORE + r"\}" + _WS,
@@ -116,8 +115,7 @@ def read_trial(
         if type(value) is not dict:
             raise InvalidEvidence(
                 "not-an-object",
-                "a trial record must be a JSON object "
-                f'{{"trial_id": ..., "score": ...}}, not {json_kind(value)}',
+                f'a trial record must be a JSON object {{"trial_id": ..., "score": ...}}, not {json_kind(value)}',
             )
         problem = _trial_id_problem(value)
         if problem is not None:
@@ -184,16 +182,31 @@ def read_trial_cluster(
         return (trial_id, Verdict.INVALID, exc.code, exc.message, None, None)
     except Exception as exc:  # fail closed: a defect here must not release
         return (
-            trial_id, Verdict.INVALID, "internal-error",
-            f"unexpected {type(exc).__name__} in scorecontract; please report it", None, None,
+            trial_id,
+            Verdict.INVALID,
+            "internal-error",
+            f"unexpected {type(exc).__name__} in scorecontract; please report it",
+            None,
+            None,
         )
     if not nodes:
-        return (trial_id, Verdict.INVALID, "missing-cluster", f"the trial record has no cluster {cluster_by!a}", None, None)
+        return (
+            trial_id,
+            Verdict.INVALID,
+            "missing-cluster",
+            f"the trial record has no cluster {cluster_by!a}",
+            None,
+            None,
+        )
     if len(nodes) != 1 or type(nodes[0]) not in (str, int):
         shown = f"{len(nodes)} values" if len(nodes) != 1 else json_kind(nodes[0])
         return (
-            trial_id, Verdict.INVALID, "bad-cluster",
-            f"the cluster {cluster_by!a} must be one string or integer, not {shown}", None, None,
+            trial_id,
+            Verdict.INVALID,
+            "bad-cluster",
+            f"the cluster {cluster_by!a} must be one string or integer, not {shown}",
+            None,
+            None,
         )
     return observation + ((type(nodes[0]).__name__, nodes[0]),)
 

@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
-from ._policy import add_policy_arguments
 from .._constants import CHECK_FORMATS, DEFAULT_MAX_BYTES
-from .._policy import DIRECTIONS, NONFINITE_ELSEWHERE
 from .._errors import InvalidEvidence
+from .._policy import DIRECTIONS, NONFINITE_ELSEWHERE
+from ._policy import add_policy_arguments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-    from ._provenance import Provenance
     from .._policy import Policy
+    from ._provenance import Provenance
 
 __all__ = ["CheckOptions", "check_options", "register"]
 
@@ -39,8 +39,7 @@ def register(commands: Any, epilog: str) -> None:
         "--max-bytes",
         metavar="N",
         default=str(DEFAULT_MAX_BYTES),
-        help="largest evidence accepted, in bytes, or with a binary unit: 512K, 64M, 1G "
-        "(default 1M = 1 MiB)",
+        help="largest evidence accepted, in bytes, or with a binary unit: 512K, 64M, 1G (default 1M = 1 MiB)",
     )
     _add_output_options(check)
 
@@ -74,15 +73,13 @@ def _add_selection_options(check: argparse.ArgumentParser) -> None:
         "--nonfinite-elsewhere",
         choices=NONFINITE_ELSEWHERE,
         metavar="MODE",
-        help="refuse (the default) or list: what a NaN or infinity outside the selected "
-        "value does to the document",
+        help="refuse (the default) or list: what a NaN or infinity outside the selected value does to the document",
     )
     group.add_argument(
         "--direction",
         choices=DIRECTIONS,
         metavar="D",
-        help="higher (the default: score >= threshold passes) or lower (score <= threshold "
-        "passes: perplexity, MAE)",
+        help="higher (the default: score >= threshold passes) or lower (score <= threshold passes: perplexity, MAE)",
     )
     group.add_argument("--min", metavar="X", help="lowest valid score, a JSON number or none (default 0)")
     group.add_argument("--max", metavar="X", help="highest valid score, a JSON number or none (default 1)")
@@ -117,14 +114,12 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--receipt",
         metavar="FILE",
-        help="write the decision's JSON receipt to FILE, for every verdict; "
-        "never overwrites: if FILE exists, exit 2",
+        help="write the decision's JSON receipt to FILE, for every verdict; never overwrites: if FILE exists, exit 2",
     )
     check.add_argument(
         "--keep-evidence",
         metavar="DIR",
-        help="copy the exact evidence bytes to DIR/<sha256> (DIR is created); "
-        "never overwrites different bytes",
+        help="copy the exact evidence bytes to DIR/<sha256> (DIR is created); never overwrites different bytes",
     )
 
 
@@ -142,8 +137,17 @@ class CheckOptions:
     """
 
     __slots__ = (
-        "path", "policy", "judgment", "negate", "extract", "select", "max_bytes",
-        "format", "receipt", "keep_evidence", "provenance",
+        "path",
+        "policy",
+        "judgment",
+        "negate",
+        "extract",
+        "select",
+        "max_bytes",
+        "format",
+        "receipt",
+        "keep_evidence",
+        "provenance",
     )
 
     path: str
@@ -193,11 +197,11 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
     before any evidence is read: the policy, the judgment options outside
     the judgment contract, the byte limit, the candidate and run, the key.
     """
+    from .._policy import default_policy
     from ._judgment import judgment_policy
     from ._options import byte_count, conflict, needs
     from ._policy import policy_option
     from ._provenance import Provenance
-    from .._policy import default_policy
 
     judgment = args.contract == "judgment"
     changes = _policy_changes(args)
@@ -252,9 +256,9 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _run_score_check(options: CheckOptions) -> int:
-    from ._deliver import deliver, read_evidence
     from .._evaluate import Decision, evaluate
     from .._policy import default_policy
+    from ._deliver import deliver, read_evidence
 
     policy = default_policy() if options.policy is None else options.policy
     provenance = options.provenance
@@ -272,7 +276,11 @@ def _run_score_check(options: CheckOptions) -> int:
             decision = Decision.invalid(forged, policy)
         else:
             decision = evaluate(
-                evidence, policy=policy, max_bytes=options.max_bytes,
-                candidate=provenance.candidate, run_id=provenance.run_id, select=options.select,
+                evidence,
+                policy=policy,
+                max_bytes=options.max_bytes,
+                candidate=provenance.candidate,
+                run_id=provenance.run_id,
+                select=options.select,
             )
     return deliver(options, decision, evidence, provenance)

@@ -11,11 +11,11 @@ byte.
 
 from __future__ import annotations
 
+from .._digest import sha256_hex
 from ._escape import loadable
 from ._github import workflow_command
 from ._receipt import receipt_text, stamp
 from ._verdict_line import verdict_line
-from .._digest import sha256_hex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,8 +97,12 @@ def result_line(
         # reader of any line takes a "lower" gate for a "higher" one.
         message += " (direction lower)"
     line = verdict_line(
-        state, decision.code, message,
-        version=decision.policy.version, line=decision.lineno, column=decision.colno,
+        state,
+        decision.code,
+        message,
+        version=decision.policy.version,
+        line=decision.lineno,
+        column=decision.colno,
     )
     if format != "github":
         return line

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._check import CheckOptions
-    from ._provenance import Provenance
     from .._evaluate import Decision
     from .._judgment import Judgment
+    from ._check import CheckOptions
+    from ._provenance import Provenance
 
 __all__ = ["deliver", "read_evidence"]
 
@@ -38,8 +38,7 @@ def read_evidence(path: str, max_bytes: int, /) -> bytes:
             raise
         raise InvalidEvidence(
             exc.code,
-            f"{exc.message}; raise the limit with --max-bytes, which takes binary units "
-            "(--max-bytes 64M is 64 MiB)",
+            f"{exc.message}; raise the limit with --max-bytes, which takes binary units (--max-bytes 64M is 64 MiB)",
         ) from None
 
 
@@ -59,9 +58,9 @@ def deliver(
     missing file) keeps nothing and says so; the status stays the
     verdict's, which is INVALID then.
     """
+    from .._errors import PolicyError
     from ._check_output import check_receipt, result_line
     from ._io import EXIT_USAGE, emit, warn
-    from .._errors import PolicyError
 
     if options.format == "text" and options.receipt is None and options.keep_evidence is None:
         # The common release-script call: one line, no record asked for, so

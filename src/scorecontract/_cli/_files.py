@@ -13,7 +13,8 @@ from .._errors import PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, Union
+    from collections.abc import Iterable
+    from typing import Union
 
     Content = Union[bytes, Iterable[bytes]]
 

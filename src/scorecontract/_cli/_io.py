@@ -201,5 +201,3 @@ def guard_standard_descriptors() -> frozenset[int]:
             except OSError:
                 pass
     return frozenset(closed)
-
-

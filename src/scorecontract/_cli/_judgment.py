@@ -13,12 +13,12 @@ from .._errors import InvalidEvidence
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import Sequence
+    from collections.abc import Sequence
 
-    from ._check import CheckOptions
-    from ._provenance import Provenance
     from .._judgment import Judgment
     from .._policy import Policy
+    from ._check import CheckOptions
+    from ._provenance import Provenance
 
 __all__ = ["add_arguments", "judgment_policy", "run_judgment_check"]
 
@@ -41,8 +41,7 @@ def add_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--extract",
         action="store_true",
-        help="judgment only: read the first ```json block, else the first JSON object, "
-        "from a grader's prose answer",
+        help="judgment only: read the first ```json block, else the first JSON object, from a grader's prose answer",
     )
 
 
@@ -64,12 +63,14 @@ def judgment_policy(
     if threshold is None and path is None:
         if exact:
             raise needs(
-                "--exact with --contract judgment", "--threshold or --policy",
+                "--exact with --contract judgment",
+                "--threshold or --policy",
                 "without a threshold there is nothing to compare exactly",
             )
         if changes:
             raise needs(
-                f"{changes[0][0]} with --contract judgment", "--threshold or --policy",
+                f"{changes[0][0]} with --contract judgment",
+                "--threshold or --policy",
                 "a judgment without a threshold applies no policy",
             )
         return None
@@ -78,9 +79,9 @@ def judgment_policy(
 
 def run_judgment_check(options: CheckOptions) -> int:
     """Judge the evidence at ``options.path`` and deliver the result."""
-    from ._deliver import deliver, read_evidence
     from .._judgment import Judgment, Outcome, judge
     from .._policy import default_policy
+    from ._deliver import deliver, read_evidence
 
     policy = options.policy
     provenance = options.provenance

@@ -9,15 +9,15 @@ receipt.  Change the file (and its version) instead.
 
 from __future__ import annotations
 
-from ._options import conflict
 from .._errors import InvalidEvidence, PolicyError
 from .._policy import Policy, default_policy
+from ._options import conflict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from decimal import Decimal
-    from typing import Sequence
 
 __all__ = ["add_policy_arguments", "bound_option", "number_option", "policy_option"]
 
@@ -42,8 +42,7 @@ def add_policy_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--exact",
         action="store_true",
-        help="compare numbers as their decimal text, not as binary floats "
-        "(0.79999999999999999999 is then below 0.8)",
+        help="compare numbers as their decimal text, not as binary floats (0.79999999999999999999 is then below 0.8)",
     )
 
 
@@ -116,9 +115,7 @@ def number_option(option: str, text: str, exact: bool) -> int | float | Decimal:
     try:
         value = parse_json(text, exact=exact)
     except InvalidEvidence as exc:
-        raise PolicyError(
-            "bad-threshold", f"{option} {ascii(text)} is not a JSON number ({exc.code})"
-        ) from None
+        raise PolicyError("bad-threshold", f"{option} {ascii(text)} is not a JSON number ({exc.code})") from None
     # bool is an int subclass: exact type, so true is not 1.
     if type(value) is int or type(value) is float:
         return value

@@ -23,8 +23,8 @@ receipt's ``provenance`` section says what was required and found.
 
 from __future__ import annotations
 
-from ._options import needs
 from .._errors import InvalidEvidence, PolicyError
+from ._options import needs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,8 +41,7 @@ def add_key_arguments(parser: argparse._ActionsContainer) -> None:
     keys.add_argument(
         "--key-file",
         metavar="K",
-        help="HMAC key: the bytes of file K (one final newline dropped; at least 16 bytes; "
-        "mode 600 or stricter)",
+        help="HMAC key: the bytes of file K (one final newline dropped; at least 16 bytes; mode 600 or stricter)",
     )
     keys.add_argument(
         "--key-env",
@@ -110,8 +109,7 @@ def bind(candidate: str | None, run_id: str | None, policy: Policy) -> None:
         if exc.code == "candidate-required":
             raise PolicyError(
                 exc.code,
-                f"policy {policy.version!r} requires the candidate the evidence is for: "
-                "give --candidate ID",
+                f"policy {policy.version!r} requires the candidate the evidence is for: give --candidate ID",
             ) from None
         raise
 
@@ -134,9 +132,7 @@ class Provenance:
     key_id: str | None
     authenticated: bool
 
-    def __init__(
-        self, *, candidate: str | None, run_id: str | None, key: bytes | None, signature: str | None
-    ) -> None:
+    def __init__(self, *, candidate: str | None, run_id: str | None, key: bytes | None, signature: str | None) -> None:
         if (key is None) != (signature is None):
             raise ValueError("a key and a signature file go together")
         self.candidate = candidate

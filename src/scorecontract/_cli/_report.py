@@ -38,22 +38,17 @@ def register(commands: Any, epilog: str) -> None:
     command.add_argument("path", metavar="TRIALS", help="JSON Lines file, or - for standard input")
     population = command.add_argument_group("population (at least one is required)")
     population.add_argument("--scheduled", metavar="N", help="number of scheduled trials")
-    population.add_argument(
-        "--manifest", metavar="FILE", help="JSON array of the scheduled trial ids, no duplicates"
-    )
+    population.add_argument("--manifest", metavar="FILE", help="JSON array of the scheduled trial ids, no duplicates")
     from ._policy import add_policy_arguments
 
     # --threshold is the lowest passing score, and the lowest passing mean.
     add_policy_arguments(command)
     gate = command.add_argument_group("gate")
-    gate.add_argument(
-        "--metric", choices=METRICS, default="mean", help="the metric that decides (default mean)"
-    )
+    gate.add_argument("--metric", choices=METRICS, default="mean", help="the metric that decides (default mean)")
     gate.add_argument(
         "--min-pass-rate",
         metavar="R",
-        help="the lowest passing share of trials (default 1 with --metric pass-rate); "
-        "beside the mean, both must pass",
+        help="the lowest passing share of trials (default 1 with --metric pass-rate); beside the mean, both must pass",
     )
     bounds = command.add_argument_group("confidence (decide on a bound, not the point estimate)")
     bounds.add_argument(
@@ -63,7 +58,9 @@ def register(commands: Any, epilog: str) -> None:
         "exact Clopper-Pearson bound, the mean's --bound",
     )
     bounds.add_argument(
-        "--bound", choices=BOUNDS, default="clt",
+        "--bound",
+        choices=BOUNDS,
+        default="clt",
         help="the mean's bound: clt (central limit, default) or hoeffding (any n; needs finite score bounds)",
     )
     bounds.add_argument(
@@ -95,10 +92,14 @@ def register(commands: Any, epilog: str) -> None:
     )
     output = command.add_argument_group("output")
     output.add_argument(
-        "--format", choices=REPORT_FORMATS, default="text",
+        "--format",
+        choices=REPORT_FORMATS,
+        default="text",
         help="stdout format: text (default), json (the receipt on one line), markdown or github",
     )
-    output.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase per trial named; never overwrites")
+    output.add_argument(
+        "--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase per trial named; never overwrites"
+    )
     output.add_argument("--receipt", metavar="FILE", help="also write a receipt; never overwrites")
     output.add_argument(
         "--max-listed",
@@ -131,8 +132,23 @@ class ReportOptions:
     """
 
     __slots__ = (
-        "path", "scheduled", "manifest", "policy", "metric", "min_pass_rate", "candidate",
-        "confidence", "bound", "cluster_by", "baseline", "max_regression", "format", "junit_xml", "receipt", "max_listed", "max_line_bytes",
+        "path",
+        "scheduled",
+        "manifest",
+        "policy",
+        "metric",
+        "min_pass_rate",
+        "candidate",
+        "confidence",
+        "bound",
+        "cluster_by",
+        "baseline",
+        "max_regression",
+        "format",
+        "junit_xml",
+        "receipt",
+        "max_listed",
+        "max_line_bytes",
     )
 
     path: str
@@ -265,6 +281,7 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
 def _policy(threshold: str | None, path: str | None, exact: bool, review_owner: str | None) -> Policy:
     from ._options import conflict
     from ._policy import policy_option
+
     if review_owner is not None and path is not None:
         # Same rule as --threshold beside --policy: the file's version must
         # name the policy that was applied.
@@ -281,9 +298,9 @@ def _run_report(args: argparse.Namespace) -> int:
 
 def run_report(options: ReportOptions) -> int:
     """Gate the trials as *options* say, print the result, write the files."""
+    from .._report import report
     from ._files import write_output
     from ._io import emit
-    from .._report import report
     from ._report_output import junit_xml_chunks, render
 
     source = standard_or_path(options.path)

@@ -11,12 +11,12 @@ printable, and then escapes what is special to the format.
 
 from __future__ import annotations
 
-from ._verdict_line import policy_note, verdict_line
 from .._describe import format_number
+from ._verdict_line import policy_note, verdict_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterator
+    from collections.abc import Iterator
 
     from .._confidence import Interval
     from .._report import Metric, Report
@@ -69,18 +69,13 @@ def _metric_line(report: Report, metric: Metric) -> str:
     if metric.name == "mean":
         basis = f"threshold {format_number(metric.threshold)}"
     else:
-        basis = (
-            f"trials scoring >= {format_number(report.policy.threshold)}; "
-            f"minimum {format_number(metric.threshold)}"
-        )
+        basis = f"trials scoring >= {format_number(report.policy.threshold)}; minimum {format_number(metric.threshold)}"
     if not chosen:
         role = "shown only"
     elif report.deciding:
         role = "decides"
     else:
-        role = "does not decide: " + (
-            "evidence is missing" if report.missing else "the population is in doubt"
-        )
+        role = "does not decide: " + ("evidence is missing" if report.missing else "the population is in doubt")
     return (
         f"{_metric_name(metric)} {_value(metric)} = {format_number(metric.numerator)} / "
         f"{metric.denominator} valid trials ({basis}; {role})"
@@ -143,8 +138,7 @@ def render_text(report: Report, source: str | None = None) -> str:
         lines.append(f"trials: {_printable(source)} ({report.size} bytes, sha256 {report.sha256})")
     lines.append(f"scheduled {report.scheduled}: valid {report.valid}, missing {report.missing}")
     lines.append(
-        f"observed {report.observed}: valid {report.valid}, invalid {report.invalid}, "
-        f"ignored reruns {report.ignored}"
+        f"observed {report.observed}: valid {report.valid}, invalid {report.invalid}, ignored reruns {report.ignored}"
     )
     lines.append(_metric_line(report, report.mean))
     lines.append(_metric_line(report, report.pass_rate))
@@ -155,17 +149,13 @@ def render_text(report: Report, source: str | None = None) -> str:
     if report.invalid:
         lines.append(f"invalid observations: {report.invalid} ({_by_code(report)})")
         for item in report.invalid_observations:
-            lines.append(
-                f"  line {item.line}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}"
-            )
+            lines.append(f"  line {item.line}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}")
         if report.invalid_not_listed:
             lines.append(f"  ... and {report.invalid_not_listed} more, not listed")
     if report.ignored:
         lines.append(f"ignored reruns: {report.ignored}")
         for item in report.ignored_observations:
-            lines.append(
-                f"  line {item.line}: {shown_id(item.trial_id)}: evidence is line {item.evidence_line}"
-            )
+            lines.append(f"  line {item.line}: {shown_id(item.trial_id)}: evidence is line {item.evidence_line}")
         if report.ignored_not_listed:
             lines.append(f"  ... and {report.ignored_not_listed} more, not listed")
     if report.missing:
@@ -179,7 +169,9 @@ def render_text(report: Report, source: str | None = None) -> str:
 
 def _verdict(report: Report) -> str:
     return verdict_line(
-        report.verdict.value, report.code, _printable(report.message),
+        report.verdict.value,
+        report.code,
+        _printable(report.message),
         version=_printable(report.policy.version),
     )
 
@@ -256,17 +248,13 @@ def render_markdown(report: Report, source: str | None = None) -> str:
             "| ---: | --- | --- | --- |",
         ]
         for item in report.invalid_observations:
-            lines.append(
-                f"| {item.line} | {_md(shown_id(item.trial_id))} | `{item.code}` | {_md(item.message)} |"
-            )
+            lines.append(f"| {item.line} | {_md(shown_id(item.trial_id))} | `{item.code}` | {_md(item.message)} |")
         if report.invalid_not_listed:
             lines += ["", f"... and {report.invalid_not_listed} more, not listed."]
     if report.ignored:
         lines += ["", f"#### Ignored reruns: {report.ignored}", ""]
         for item in report.ignored_observations:
-            lines.append(
-                f"- line {item.line}: {_md(shown_id(item.trial_id))} (evidence is line {item.evidence_line})"
-            )
+            lines.append(f"- line {item.line}: {_md(shown_id(item.trial_id))} (evidence is line {item.evidence_line})")
         if report.ignored_not_listed:
             lines.append(f"- ... and {report.ignored_not_listed} more, not listed")
     if report.missing:
@@ -360,9 +348,7 @@ def _xml(text: str) -> str:
     The text is printable by then (``_printable``), but a trial id may
     still hold ``&``, ``<`` or ``"``.
     """
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _junit_cases(report: Report) -> Iterator[tuple[str, str, str, str]]:
@@ -389,8 +375,7 @@ def _junit_cases(report: Report) -> Iterator[tuple[str, str, str, str]]:
             f"({unnamed} scheduled {trials} never named in the file)",
             "MISSING",
             "missing-evidence",
-            f"{unnamed} of {report.scheduled} scheduled {trials} have no observation: "
-            "the file never names them",
+            f"{unnamed} of {report.scheduled} scheduled {trials} have no observation: the file never names them",
         )
 
 
@@ -443,10 +428,7 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
         elif status == "FAIL":
             part = f'{case}><failure type="{_xml(code)}" message="{_xml(message)}" /></testcase>\n'
         else:
-            part = (
-                f'{case}><error type="{_xml(code)}" message="{_xml(status + ": " + message)}" />'
-                "</testcase>\n"
-            )
+            part = f'{case}><error type="{_xml(code)}" message="{_xml(status + ": " + message)}" /></testcase>\n'
         parts.append(part)
         size += len(part)
         if size >= _JUNIT_CHUNK:

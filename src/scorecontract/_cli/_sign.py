@@ -111,10 +111,10 @@ def _run_sign(args: argparse.Namespace) -> int:
 
 def run_sign(options: SignOptions) -> int:
     """Sign the evidence, write the signature file, print its path."""
+    from .._sign import sign
     from ._deliver import read_evidence
     from ._files import write_output
     from ._io import emit
-    from .._sign import sign
 
     # The same bounded read as check, so what is signed is what the gate
     # can read.  An unreadable file is InvalidEvidence: exit 3.
