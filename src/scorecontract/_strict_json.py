@@ -112,16 +112,18 @@ _BACKSLASHES_QUOTE = re.compile(r'(?<!\\)(\\+)"')
 # Where the duplicate locator stops: a string, a bracket or a comma.
 _TOKEN = re.compile(r'[\[\]{},"]')
 
-# The structural scan works on the text's Latin-1 bytes (other characters
-# become "?": none is structural).  It keeps quotes, brackets and colons.
+# The structural scan works on bytes of the text in which every ASCII
+# character is itself (see _structure).  It keeps quotes, brackets and
+# colons.
 _STRUCTURAL = b'"[]{}:'
-# An escape that hides a structural character, or a \u escape.
-_RELEVANT_ESCAPE = re.compile(rb'\\[\\"\[\]{}:u]')
+# An escape that hides a structural character, or a surrogate \u escape;
+# a low surrogate escape.
+_ESCAPE_TO_SCAN = re.compile(rb'\\(?:[\\"\[\]{}:]|u[dD][89a-fA-F])')
+_LOW_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][c-fC-F]")
+_HIGH_SECOND = frozenset(b"89abAB")  # \uD800-\uDBFF
 _ASCII_DIGITS = b"0123456789"
 # Translation tables, built on first use (_tables()).
 _TABLES: list[tuple[bytes, bytes, bytes, bytes]] = []
-_HIGH_SECOND = frozenset(b"89abAB")  # \uD800-\uDBFF
-_LOW_SECOND = frozenset(b"cdefCDEF")  # \uDC00-\uDFFF
 # Elements a bottom-up search for a recorded number's container may read
 # before the top-down walk takes over.
 _SEARCH_BUDGET = 256
@@ -129,6 +131,8 @@ _SEARCH_BUDGET = 256
 _LEVEL_BUDGET = 1 << 13
 # Characters the structural scan reads at a time.
 _CHUNK = 1 << 18
+# One backslash in this many characters is dense.
+_DENSE_ESCAPES = 16
 _WALK_BUDGET = 1 << 15
 
 
@@ -467,74 +471,51 @@ def _fast_decode(
 # -- the structural scan ---------------------------------------------------------
 
 
-def _scan_escapes(data: bytes) -> tuple[list[int], bool, bool]:
-    """Pair the backslashes of *data* as the decoder does, left to right.
+def _unescaped(data: bytes) -> tuple[bytes, bool]:
+    """Remove from *data* each escape that hides a structural character.
 
-    Returns where each escape that hides a structural character starts (an
-    escaped quote, backslash, bracket or colon is text, not structure),
-    whether a ``\\u`` escape was seen, and whether one is a lone surrogate
-    as the decoder pairs them: a high surrogate escape followed at once by a
-    low one is one character, any other surrogate escape is lone.  (In a
-    text that is not JSON the answer means nothing; the decoder refuses such
-    a text anyway.)
+    Pairs backslashes as the decoder does, left to right, each with the
+    character after it: an escaped quote, backslash, bracket or colon is
+    text, not structure.  Also returns whether a ``\\u`` escape is a lone
+    surrogate as the decoder pairs them: a high surrogate escape followed at
+    once by a low one is one character, any other surrogate escape is lone.
+    (In a text that is not JSON the answer means nothing; the decoder
+    refuses such a text anyway.)
     """
-    # Where the pattern does not match at a backslash, the character after
-    # it is no backslash either, so each match starts where the decoder's
-    # own pairing starts an escape.
-    cuts: list[int] = []
-    unicode = lone = False
-    paired = -1  # a low surrogate escape already taken by a pair
-    for match in _RELEVANT_ESCAPE.finditer(data):
+    low_half = -1
+    lone = False
+
+    def replace(match: re.Match[bytes]) -> bytes:
+        nonlocal low_half, lone
         at = match.start()
-        if data[at + 1] != 0x75:  # not u
-            cuts.append(at)
-            continue
-        unicode = True
-        if at == paired or lone:
-            continue
-        hex_digits = data[at + 2 : at + 4]
-        if hex_digits[:1] not in (b"d", b"D") or len(hex_digits) < 2:
-            continue
-        if hex_digits[1] in _HIGH_SECOND:
-            after = data[at + 6 : at + 10]
-            if len(after) == 4 and after[:2] == b"\\u" and after[2] in (0x44, 0x64) and after[3] in _LOW_SECOND:
-                paired = at + 6
+        if match.end() - at == 2:
+            return b""  # an escaped structural character
+        if at != low_half:
+            # The backslash 6 characters on starts an escape: the one
+            # before it is the last of four hexadecimal digits.
+            if data[at + 3] in _HIGH_SECOND and _LOW_SURROGATE_ESCAPE.match(data, at + 6):
+                low_half = at + 6
             else:
                 lone = True
-        elif hex_digits[1] in _LOW_SECOND:
-            lone = True
-    return cuts, unicode, lone
+        return match.group()
 
-
-def _structural(data: bytes, cuts: list[int]) -> bytes:
-    """Return the quotes, brackets and colons of *data* that are structure.
-
-    *cuts* are where the escapes that hide a structural character start
-    (``_scan_escapes``); both characters of each are left out.
-    """
-    if cuts:
-        view = memoryview(data)
-        pieces = []
-        begin = 0
-        for at in cuts:
-            pieces.append(view[begin:at])
-            begin = at + 2
-        pieces.append(view[begin:])
-        data = b"".join(pieces)
-    # Two quotes with nothing kept between them are a string with no
-    # brackets or colons, or the gap between two strings with none: either
-    # way removing them leaves every other quote paired as before.
-    return data.translate(None, _tables()[0]).replace(b'""', b"")
+    # Where the pattern does not match at a backslash, the character after
+    # it is no backslash either, so each match starts where the decoder's
+    # pairing starts an escape.
+    return _ESCAPE_TO_SCAN.sub(replace, data), lone
 
 
 def _outside_strings(kept: bytes) -> bytes:
     """Return the brackets and colons of *kept* outside strings, in order.
 
-    In *kept* (``_structural``) a string is '"' to the next '"'.  An
-    unmatched last quote leaves the rest outside, as for the precise depth
-    scan.
+    In *kept*, quotes, brackets and colons only, a string is '"' to the
+    next '"'.  An unmatched last quote leaves the rest outside, as for the
+    precise depth scan.
     """
-    kept = kept.replace(b'""', b"")  # the pairs that met across pieces
+    # Two quotes with nothing kept between them are a string with no
+    # brackets or colons, or the gap between two strings with none: either
+    # way removing them leaves every other quote paired as before.
+    kept = kept.replace(b'""', b"")
     if b'"' not in kept:
         return kept
     parts = kept.split(b'"')
@@ -544,19 +525,20 @@ def _outside_strings(kept: bytes) -> bytes:
     return b"".join(outside)
 
 
-def _structure(text: str) -> tuple[bytes, bool, bool, bool, bool]:
+def _structure(text: str) -> tuple[bytes, bool, bool]:
     """Scan *text* for the fast path.
 
-    Returns the brackets and colons outside strings, whether a ``\\u``
-    escape is there, whether one is a lone surrogate, whether the text
-    holds a character beyond Latin-1, and whether it may hold a long digit
-    run (``_long_digit_run``).
+    Returns the brackets and colons outside strings; whether a ``\\u``
+    escape is a lone surrogate, or the text holds a raw surrogate where the
+    precise path's string check would see it; and whether the text may hold
+    a long digit run (``_long_digit_run``).
     """
+    not_structural = _tables()[0]
     # In pieces of about _CHUNK characters, each ending just after a quote,
     # which no escape, surrogate pair or number holds, so no piece splits
     # one.  Small buffers are also reused where large ones cost fresh pages.
     pieces = []
-    unicode = lone = wide = long_digits = False
+    lone = long_digits = raw_surrogate = False
     end = len(text)
     begin = 0
     while begin < end:
@@ -566,21 +548,30 @@ def _structure(text: str) -> tuple[bytes, bool, bool, bool, bool]:
             if quote != -1:
                 stop = quote + 1
         chunk = text[begin:stop]
+        # Latin-1 copies a narrow str as it is.  A wider one goes to UTF-8,
+        # whose bytes for a non-ASCII character are all 0x80 and above, so
+        # never structural; it refuses a raw surrogate.
         try:
             data = chunk.encode("latin-1")
         except UnicodeEncodeError:
-            data = chunk.encode("latin-1", "replace")
-            wide = True
-        if b"\\" in data:
-            cuts, has_unicode, has_lone = _scan_escapes(data)
-            unicode = unicode or has_unicode
-            lone = lone or has_lone
-        else:
-            cuts = []
+            try:
+                data = chunk.encode("utf-8")
+            except UnicodeEncodeError:
+                data = chunk.encode("utf-8", "surrogatepass")
+                raw_surrogate = True
         long_digits = long_digits or _long_digit_run(data)
-        pieces.append(_structural(data, cuts))
+        if b"\\" in data:
+            data, has_lone = _unescaped(data)
+            lone = lone or has_lone
+        # Two quotes side by side go here already, where the buffer is
+        # small (see _outside_strings).
+        pieces.append(data.translate(None, not_structural).replace(b'""', b""))
         begin = stop
-    return _outside_strings(b"".join(pieces)), unicode, lone, wide, long_digits
+    # A raw surrogate (only a str from Python code has one) makes the
+    # precise path's string check refuse the text when it holds a \u.
+    if raw_surrogate and "\\u" in text:
+        lone = True
+    return _outside_strings(b"".join(pieces)), lone, long_digits
 
 
 def _too_deep(outside: bytes) -> bool:
@@ -594,11 +585,12 @@ def _too_deep(outside: bytes) -> bool:
     if brackets.count(b"[") <= MAX_DEPTH:
         return False
     # Removing the adjacent pairs "[]" lowers the deepest point by at most
-    # one; a few passes usually leave nothing, which proves the bound.
+    # one; a few passes usually leave nothing, which proves the bound.  A
+    # pass that removes little shows deep nesting: count exactly instead.
     rest = brackets
     for passes in range(1, MAX_DEPTH + 1):
         shorter = rest.replace(b"[]", b"")
-        if len(shorter) == len(rest):
+        if len(shorter) > len(rest) - len(rest) // 8:
             break
         rest = shorter
         if rest.count(b"[") + passes <= MAX_DEPTH:
@@ -806,17 +798,24 @@ def _located(error: InvalidEvidence, text: str, start: int) -> InvalidEvidence:
 
 def _fast(
     text: str, start: int, exact: bool, record: bool
-) -> tuple[tuple[object, list[dict[str, object]], list[_Event]] | None, bytes]:
+) -> tuple[tuple[object, list[dict[str, object]], list[_Event]] | None, bytes | None]:
     """Decode *text* on the fast path, or return None for the precise path.
 
     Also returns the structural scan, which the precise path reuses.
     """
-    outside, unicode, lone, wide, long_digits = _structure(text)
-    if _too_deep(outside) or lone or long_digits:
-        return None, outside
-    # A raw surrogate (only a str from Python code has one) makes the
-    # precise path's string check refuse the text when it holds a \u.
-    if unicode and wide and find_surrogate(text) != -1:
+    # Where escapes are dense (a text of escaped quotes), taking them out
+    # for the scan costs more than the hooks would: a sample of every 61st
+    # character tells (a prime step, which escapes two characters long
+    # cannot all slip past).
+    sample = text[start::61]
+    if sample.count("\\") * _DENSE_ESCAPES > len(sample):
+        return None, None
+    outside, lone, long_digits = _structure(text)
+    if _too_deep(outside):
+        # The precise path's first check, so its refusal.
+        _locate_too_deep(text)
+        raise InvalidEvidence("too-deep", f"nesting deeper than {MAX_DEPTH} levels")
+    if lone or long_digits:
         return None, outside
     try:
         value, stop, members, completed, events = _fast_decode(text, start, exact, record)
