@@ -16,6 +16,7 @@ __all__ = [
     "PolicyError",
     "Report",
     "ScoreContractError",
+    "Source",
     "Verdict",
     "__version__",
     "authenticate",
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     from ._policy_file import load_policy
     from ._report import Metric, Observation, Report, report
     from ._sign import authenticate, load_key, sign
+    from ._source import Source
 
 
 def __getattr__(name: str) -> object:
@@ -79,6 +81,10 @@ def __getattr__(name: str) -> object:
         from . import _report
 
         return getattr(_report, name)
+    if name == "Source":
+        from ._source import Source
+
+        return Source
     if name in ("authenticate", "load_key", "sign"):
         from . import _sign
 
