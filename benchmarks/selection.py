@@ -47,17 +47,20 @@ QUERY = "$.results.scores[0].metrics.accuracy.value"
 POINTER = "/results/scores/0/metrics/accuracy/value"
 HEADLINE = 0.6125
 
-_WORDS = (
+_WORDS = tuple(
     "the model answer question choice because therefore option correct reason step first "
     "second final result value data test sample score token output input analysis evidence "
-    "hypothesis compute caf\u00e9 na\u00efve r\u00e9sum\u00e9"
-).split()
+    "hypothesis compute caf\u00e9 na\u00efve r\u00e9sum\u00e9".split()
+)
 
 
-def _text(rng: random.Random, words: int) -> str:
+_WIDE_WORDS = _WORDS + ("\u2014", "don\u2019t", "\u201cquoted\u201d")
+
+
+def _text(rng: random.Random, words: int, vocabulary: tuple[str, ...] = _WORDS) -> str:
     parts = []
     for _ in range(words):
-        word = rng.choice(_WORDS)
+        word = rng.choice(vocabulary)
         roll = rng.random()
         if roll < 0.08:
             word += ","
@@ -89,20 +92,20 @@ def _event(rng: random.Random) -> dict[str, object]:
     }
 
 
-def _sample(rng: random.Random, number: int) -> dict[str, object]:
-    # Inspect marks an unscored sample with a NaN score value.
-    value: object = rng.choice("CI") if rng.random() > 0.02 else float("nan")
+def _sample(rng: random.Random, number: int, vocabulary: tuple[str, ...]) -> dict[str, object]:
+    # Inspect marks an unscored sample with a NaN score value: here one in 50.
+    value: object = float("nan") if number % 50 == 3 else rng.choice("CI")
     return {
         "id": number,
         "epoch": 1,
-        "input": _text(rng, 40),
-        "choices": [_text(rng, 5) for _ in range(4)],
+        "input": _text(rng, 40, vocabulary),
+        "choices": [_text(rng, 5, vocabulary) for _ in range(4)],
         "target": rng.choice("ABCD"),
         "messages": [
-            {"id": "m%da" % number, "content": _text(rng, 40), "source": "input", "role": "user"},
+            {"id": "m%da" % number, "content": _text(rng, 40, vocabulary), "source": "input", "role": "user"},
             {
                 "id": "m%db" % number,
-                "content": [{"type": "text", "text": _text(rng, 60)}],
+                "content": [{"type": "text", "text": _text(rng, 60, vocabulary)}],
                 "source": "generate",
                 "role": "assistant",
                 "model": "gpt-4o",
@@ -112,7 +115,7 @@ def _sample(rng: random.Random, number: int) -> dict[str, object]:
             "model": "gpt-4o-2024-08-06",
             "choices": [
                 {
-                    "message": {"role": "assistant", "content": _text(rng, 30)},
+                    "message": {"role": "assistant", "content": _text(rng, 30, vocabulary)},
                     "stop_reason": "stop",
                     "logprob": -rng.random(),
                 }
@@ -125,7 +128,7 @@ def _sample(rng: random.Random, number: int) -> dict[str, object]:
             "time": round(rng.uniform(0.1, 9.9), 6),
         },
         "scores": {
-            "choice": {"value": value, "answer": rng.choice("ABCD"), "explanation": _text(rng, 8), "metadata": {}}
+            "choice": {"value": value, "answer": rng.choice("ABCD"), "explanation": _text(rng, 8, vocabulary), "metadata": {}}
         },
         "metadata": {"subject": rng.choice(_WORDS), "difficulty": rng.random()},
         "store": {},
@@ -138,8 +141,14 @@ def _sample(rng: random.Random, number: int) -> dict[str, object]:
     }
 
 
-def harness_log(size: int, seed: int = 12) -> bytes:
-    """Return an Inspect-like log of about *size* bytes, the same for a seed."""
+def harness_log(size: int, seed: int = 12, wide: bool = False) -> bytes:
+    """Return an Inspect-like log of about *size* bytes, the same for a seed.
+
+    Its text is Latin-1 (accented words), or with *wide* has the curly
+    quotes and dashes models write too, which make Python hold the decoded
+    text in two bytes a character.
+    """
+    vocabulary = _WIDE_WORDS if wide else _WORDS
     rng = random.Random(seed)
     samples: list[dict[str, object]] = []
     log = {
@@ -175,9 +184,11 @@ def harness_log(size: int, seed: int = 12) -> bytes:
     }
     written = 2000
     while written < size:
-        sample = _sample(rng, len(samples) + 1)
+        sample = _sample(rng, len(samples) + 1, vocabulary)
         samples.append(sample)
-        written += len(json.dumps(sample, indent=2, ensure_ascii=False)) + 4
+        # In the log each line of a sample is indented by 4 more spaces.
+        dumped = json.dumps(sample, indent=2, ensure_ascii=False)
+        written += len(dumped.encode("utf-8")) + 4 * (dumped.count("\n") + 1) + 2
     results = log["results"]
     results["total_samples"] = results["completed_samples"] = len(samples)  # type: ignore[index]
     # Inspect writes with indent=2, NaN as the bare constant.
@@ -220,10 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=10_000_000, help="bytes of log to generate")
     parser.add_argument("--rounds", type=int, default=7, help="rounds per timing (the best counts)")
+    parser.add_argument("--wide", action="store_true", help="text beyond Latin-1 (curly quotes, dashes)")
     parser.add_argument("--print-only", action="store_true", help="print the figures, never fail")
     options = parser.parse_args(argv)
 
-    data = harness_log(options.size)
+    data = harness_log(options.size, wide=options.wide)
     nans = len(load_document(decode_evidence(data, len(data)))[1])
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
     print(f"document: {len(data):,} bytes, {nans} NaN scores; selecting {QUERY} and {POINTER}")

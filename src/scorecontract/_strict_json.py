@@ -33,7 +33,7 @@ Large texts (``FAST_MIN_LENGTH`` characters and more) first take a fast
 path: the decoder runs without the member and integer hooks, which cost
 more than the decoding itself on a harness log of many small objects, and
 the text is checked around it by passes that run in C (``bytes.translate``,
-``bytes.replace``, ``bytes.find``):
+``bytes.replace``, ``re``):
 
 - the nesting depth is measured before decoding, on the text's brackets
   outside strings, exactly as the precise scan counts them;
@@ -45,9 +45,10 @@ the text is checked around it by passes that run in C (``bytes.translate``,
 - lone surrogate escapes are found by pairing ``\\u`` escapes as the
   decoder does.
 
-Any doubt (a fault, a mismatch, a digit run) sends the text to the precise
-path, which reads it again with every hook, so each text gets the very
-code, message and position the precise path gives.
+Any doubt (a fault, a mismatch, a digit run, dense escapes) sends the text
+to the precise path, which reads it again with every hook, so each text
+gets the very value, or code, message and position, the precise path
+gives.
 """
 
 from __future__ import annotations
@@ -124,15 +125,15 @@ _HIGH_SECOND = frozenset(b"89abAB")  # \uD800-\uDBFF
 _ASCII_DIGITS = b"0123456789"
 # Translation tables, built on first use (_tables()).
 _TABLES: list[tuple[bytes, bytes, bytes, bytes]] = []
+# Characters the structural scan reads at a time.
+_CHUNK = 1 << 18
+# One backslash in this many characters is dense (see _fast).
+_DENSE_ESCAPES = 16
 # Elements a bottom-up search for a recorded number's container may read
 # before the top-down walk takes over.
 _SEARCH_BUDGET = 256
 # Children the first top-down walk may read per level, and in all.
 _LEVEL_BUDGET = 1 << 13
-# Characters the structural scan reads at a time.
-_CHUNK = 1 << 18
-# One backslash in this many characters is dense.
-_DENSE_ESCAPES = 16
 _WALK_BUDGET = 1 << 15
 
 
