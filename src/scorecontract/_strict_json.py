@@ -126,7 +126,7 @@ _ASCII_DIGITS = b"0123456789"
 # Translation tables, built on first use (_tables()).
 _TABLES: list[tuple[bytes, bytes, bytes, bytes]] = []
 # Characters the structural scan reads at a time.
-_CHUNK = 1 << 18
+_CHUNK = 1 << 16
 # One backslash in this many characters is dense (see _fast).
 _DENSE_ESCAPES = 16
 # Elements a bottom-up search for a recorded number's container may read
