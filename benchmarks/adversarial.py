@@ -34,7 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from scorecontract import (  # noqa: E402
-    InvalidEvidence, PolicyError, Policy, evaluate, judge, load_policy, loads, report,
+    InvalidEvidence,
+    Policy,
+    PolicyError,
+    evaluate,
+    judge,
+    load_policy,
+    loads,
+    report,
 )
 
 LIMIT = 6.0
@@ -56,6 +63,7 @@ def _join(item: str, size: int, sep: str = ",") -> str:
 
 
 # -- the entry points: each returns the outcome's code -----------------------
+
 
 def run_evaluate(data: bytes) -> str:
     return evaluate(data).code
@@ -156,71 +164,148 @@ def shapes() -> list[tuple[str, str, Runner, Builder, str, int]]:
     # JSON shapes, for every entry point that decodes one JSON text.
     json_shapes: list[tuple[str, Builder, str, str, str]] = [
         # (name, builder, code for evaluate, for judge, for loads)
-        ("escaped-quotes-then-brackets", lambda n: (_repeat('\\"', n) + "[]" * 129).encode(),
-         "syntax", "syntax", "syntax"),
-        ("unterminated-string-of-escaped-quotes", lambda n: ('["' + _repeat('\\"', n) + "[" * 129).encode(),
-         "too-deep", "too-deep", "too-deep"),
-        ("escaped-quotes-in-a-string", lambda n: (RECORD_PAD % _repeat('\\"', n)).encode(),
-         "unexpected-member", "positive-score", "ok"),
-        ("long-string", lambda n: (RECORD_PAD % _repeat("a", n)).encode(),
-         "unexpected-member", "positive-score", "ok"),
-        ("long-non-ascii-string", lambda n: (RECORD_PAD % _repeat("\u00e9\u8a66", n // 5)).encode(),
-         "unexpected-member", "positive-score", "ok"),
-        ("many-unicode-escapes", lambda n: (RECORD_PAD % _repeat("\\u00e9", n)).encode(),
-         "unexpected-member", "positive-score", "ok"),
-        ("many-members", lambda n: ("{" + ",".join(f'"m{i}": 0' for i in range(n // 9)) + "}").encode(),
-         "missing-member", "no-judgment", "ok"),
-        ("many-members-duplicate-last", lambda n: (
-            "{" + ",".join(f'"m{i}": 0' for i in range(n // 9)) + ', "m0": 1}').encode(),
-         "duplicate-member", "duplicate-member", "duplicate-member"),
-        ("nesting-just-under-the-limit", lambda n: (
-            "[" + _join("[" * 127 + "0" + "]" * 127, n) + "]").encode(),
-         "not-an-object", "not-an-object", "ok"),
-        ("nesting-just-over-the-limit", lambda n: (
-            "[" + _join("[" * 127 + "0" + "]" * 127, n) + "," + "[" * 128 + "]" * 128 + "]").encode(),
-         "too-deep", "too-deep", "too-deep"),
-        ("many-brackets-inside-strings", lambda n: ('{"pad": "' + _repeat("[{", n) + '"}').encode(),
-         "missing-member", "no-judgment", "ok"),
-        ("long-numbers-under-the-cap", lambda n: ("[" + _join("1" * 640, n) + "]").encode(),
-         "not-an-object", "not-an-object", "ok"),
-        ("long-fractions-under-the-cap", lambda n: ("[" + _join("0." + "1" * 638, n) + "]").encode(),
-         "not-an-object", "not-an-object", "ok"),
-        ("a-number-over-the-cap", lambda n: ('{"score": ' + _repeat("1", n) + "}").encode(),
-         "too-many-digits", "too-many-digits", "too-many-digits"),
-        ("whitespace", lambda n: ('{"score":' + _repeat(" ", n) + "0.9}").encode(),
-         "meets-threshold", "positive-score", "ok"),
-        ("whitespace-then-garbage", lambda n: (_repeat(" \n", n) + "x").encode(),
-         "syntax", "syntax", "syntax"),
+        (
+            "escaped-quotes-then-brackets",
+            lambda n: (_repeat('\\"', n) + "[]" * 129).encode(),
+            "syntax",
+            "syntax",
+            "syntax",
+        ),
+        (
+            "unterminated-string-of-escaped-quotes",
+            lambda n: ('["' + _repeat('\\"', n) + "[" * 129).encode(),
+            "too-deep",
+            "too-deep",
+            "too-deep",
+        ),
+        (
+            "escaped-quotes-in-a-string",
+            lambda n: (RECORD_PAD % _repeat('\\"', n)).encode(),
+            "unexpected-member",
+            "positive-score",
+            "ok",
+        ),
+        ("long-string", lambda n: (RECORD_PAD % _repeat("a", n)).encode(), "unexpected-member", "positive-score", "ok"),
+        (
+            "long-non-ascii-string",
+            lambda n: (RECORD_PAD % _repeat("\u00e9\u8a66", n // 5)).encode(),
+            "unexpected-member",
+            "positive-score",
+            "ok",
+        ),
+        (
+            "many-unicode-escapes",
+            lambda n: (RECORD_PAD % _repeat("\\u00e9", n)).encode(),
+            "unexpected-member",
+            "positive-score",
+            "ok",
+        ),
+        (
+            "many-members",
+            lambda n: ("{" + ",".join(f'"m{i}": 0' for i in range(n // 9)) + "}").encode(),
+            "missing-member",
+            "no-judgment",
+            "ok",
+        ),
+        (
+            "many-members-duplicate-last",
+            lambda n: ("{" + ",".join(f'"m{i}": 0' for i in range(n // 9)) + ', "m0": 1}').encode(),
+            "duplicate-member",
+            "duplicate-member",
+            "duplicate-member",
+        ),
+        (
+            "nesting-just-under-the-limit",
+            lambda n: ("[" + _join("[" * 127 + "0" + "]" * 127, n) + "]").encode(),
+            "not-an-object",
+            "not-an-object",
+            "ok",
+        ),
+        (
+            "nesting-just-over-the-limit",
+            lambda n: ("[" + _join("[" * 127 + "0" + "]" * 127, n) + "," + "[" * 128 + "]" * 128 + "]").encode(),
+            "too-deep",
+            "too-deep",
+            "too-deep",
+        ),
+        (
+            "many-brackets-inside-strings",
+            lambda n: ('{"pad": "' + _repeat("[{", n) + '"}').encode(),
+            "missing-member",
+            "no-judgment",
+            "ok",
+        ),
+        (
+            "long-numbers-under-the-cap",
+            lambda n: ("[" + _join("1" * 640, n) + "]").encode(),
+            "not-an-object",
+            "not-an-object",
+            "ok",
+        ),
+        (
+            "long-fractions-under-the-cap",
+            lambda n: ("[" + _join("0." + "1" * 638, n) + "]").encode(),
+            "not-an-object",
+            "not-an-object",
+            "ok",
+        ),
+        (
+            "a-number-over-the-cap",
+            lambda n: ('{"score": ' + _repeat("1", n) + "}").encode(),
+            "too-many-digits",
+            "too-many-digits",
+            "too-many-digits",
+        ),
+        (
+            "whitespace",
+            lambda n: ('{"score":' + _repeat(" ", n) + "0.9}").encode(),
+            "meets-threshold",
+            "positive-score",
+            "ok",
+        ),
+        ("whitespace-then-garbage", lambda n: (_repeat(" \n", n) + "x").encode(), "syntax", "syntax", "syntax"),
         ("nul-bytes", lambda n: _repeat("\x00", n).encode(), "syntax", "syntax", "syntax"),
-        ("trailing-data", lambda n: ('{"score": 0.9}' + _repeat(" {}", n)).encode(),
-         "trailing-data", "trailing-data", "trailing-data"),
+        (
+            "trailing-data",
+            lambda n: ('{"score": 0.9}' + _repeat(" {}", n)).encode(),
+            "trailing-data",
+            "trailing-data",
+            "trailing-data",
+        ),
     ]
     for name, build, evaluate_code, judge_code, loads_code in json_shapes:
         add(name, "evaluate", run_evaluate, build, evaluate_code)
         add(name, "evaluate str", run_evaluate_str, build, evaluate_code)
         add(name, "judge", run_judge, build, judge_code)
         add(name, "loads", run_loads, build, loads_code)
-    add("long-fractions-exact", "evaluate exact", run_evaluate_exact,
+    add(
+        "long-fractions-exact",
+        "evaluate exact",
+        run_evaluate_exact,
         lambda n: ('{"score": 0.5, "x": [' + _join("0." + "1" * 638, n) + "]}").encode(),
-        "unexpected-member")
+        "unexpected-member",
+    )
 
     # Extraction from a grader's prose.
     extraction: list[tuple[str, Builder, str]] = [
         ("many-open-braces", lambda n: _repeat("{", n).encode(), "extraction-failed"),
         ("many-open-braces-and-spaces", lambda n: _repeat("{   \n", n).encode(), "extraction-failed"),
         ("many-object-starts", lambda n: _repeat('{"', n).encode(), "extraction-failed"),
-        ("many-nested-objects-unclosed", lambda n: ('{"a":' + _repeat('{"b":', n)).encode(),
-         "extraction-failed"),
-        ("escaped-quotes-unterminated", lambda n: ('{"reason": "' + _repeat('\\"', n)).encode(),
-         "extraction-failed"),
-        ("braces-inside-a-string", lambda n: ('ok {"reason": "' + _repeat("{}", n) + '", "pass": true}').encode(),
-         "explicit-pass"),
+        ("many-nested-objects-unclosed", lambda n: ('{"a":' + _repeat('{"b":', n)).encode(), "extraction-failed"),
+        ("escaped-quotes-unterminated", lambda n: ('{"reason": "' + _repeat('\\"', n)).encode(), "extraction-failed"),
+        (
+            "braces-inside-a-string",
+            lambda n: ('ok {"reason": "' + _repeat("{}", n) + '", "pass": true}').encode(),
+            "explicit-pass",
+        ),
         ("many-backticks", lambda n: _repeat("`", n).encode(), "extraction-failed"),
         ("many-fence-lines", lambda n: _repeat("```   \n", n).encode(), "extraction-failed"),
         ("an-unclosed-json-fence", lambda n: ("```json\n" + _repeat("``\n", n)).encode(), "extraction-failed"),
-        ("a-long-fence", lambda n: (
-            "`" * (n // 2) + "json\n" + '{"pass": true}\n' + "`" * (n // 2 - 1) + "\n").encode(),
-         "extraction-failed"),
+        (
+            "a-long-fence",
+            lambda n: ("`" * (n // 2) + "json\n" + '{"pass": true}\n' + "`" * (n // 2 - 1) + "\n").encode(),
+            "extraction-failed",
+        ),
     ]
     for name, build, code in extraction:
         add(name, "judge extract", run_judge_extract, build, code)
@@ -231,34 +316,59 @@ def shapes() -> list[tuple[str, str, Runner, Builder, str, int]]:
 
     report_shapes: list[tuple[str, Runner, Builder, str]] = [
         ("a-very-long-trial-id", run_report, lambda n: trial(_repeat("a", n)).encode(), "meets-threshold"),
-        ("a-very-long-escaped-trial-id", run_report, lambda n: trial(_repeat("\\u0061", n)).encode(),
-         "meets-threshold"),
-        ("a-very-long-unreadable-line", run_report,
-         lambda n: ('{"trial_id": "t", "x": "' + _repeat('\\"', n)).encode() + b"\n", "population-unknown"),
-        ("escaped-quotes-then-brackets-line", run_report,
-         lambda n: (_repeat('\\"', n) + "[]" * 129 + "\n").encode(), "population-unknown"),
-        ("a-long-line-of-many-members", run_report,
-         lambda n: ('{"trial_id": "t", "score": 0.9, ' + ",".join(f'"m{i}": 0' for i in range(n // 9)) + "}\n").encode(),
-         "meets-threshold"),
-        ("many-distinct-trials", run_report_many,
-         lambda n: "".join(trial(f"t-{i}") for i in range(n // 34)).encode(), "meets-threshold"),
-        ("many-reruns-of-one-trial", run_report,
-         lambda n: (trial("t") * (n // 32)).encode(), "meets-threshold"),
-        ("many-invalid-lines", run_report,
-         lambda n: (trial("t", "NaN") * (n // 32)).encode(), "missing-evidence"),
-        ("many-full-path-lines", run_report,
-         lambda n: ('{"trial_id": "t", "seed": 1, "score": 0.9}\n' * (n // 43)).encode(), "meets-threshold"),
+        (
+            "a-very-long-escaped-trial-id",
+            run_report,
+            lambda n: trial(_repeat("\\u0061", n)).encode(),
+            "meets-threshold",
+        ),
+        (
+            "a-very-long-unreadable-line",
+            run_report,
+            lambda n: ('{"trial_id": "t", "x": "' + _repeat('\\"', n)).encode() + b"\n",
+            "population-unknown",
+        ),
+        (
+            "escaped-quotes-then-brackets-line",
+            run_report,
+            lambda n: (_repeat('\\"', n) + "[]" * 129 + "\n").encode(),
+            "population-unknown",
+        ),
+        (
+            "a-long-line-of-many-members",
+            run_report,
+            lambda n: (
+                '{"trial_id": "t", "score": 0.9, ' + ",".join(f'"m{i}": 0' for i in range(n // 9)) + "}\n"
+            ).encode(),
+            "meets-threshold",
+        ),
+        (
+            "many-distinct-trials",
+            run_report_many,
+            lambda n: "".join(trial(f"t-{i}") for i in range(n // 34)).encode(),
+            "meets-threshold",
+        ),
+        ("many-reruns-of-one-trial", run_report, lambda n: (trial("t") * (n // 32)).encode(), "meets-threshold"),
+        ("many-invalid-lines", run_report, lambda n: (trial("t", "NaN") * (n // 32)).encode(), "missing-evidence"),
+        (
+            "many-full-path-lines",
+            run_report,
+            lambda n: ('{"trial_id": "t", "seed": 1, "score": 0.9}\n' * (n // 43)).encode(),
+            "meets-threshold",
+        ),
     ]
     for name, runner, build, code in report_shapes:
         add(name, "report", runner, build, code)
 
     # Manifests: a JSON array of ids, read by the evidence's strict loader.
     manifest_shapes: list[tuple[str, Builder, str]] = [
-        ("many-ids", lambda n: ("[" + ",".join(f'"t-{i}"' for i in range(n // 9)) + "]").encode(),
-         "missing-evidence"),
+        ("many-ids", lambda n: ("[" + ",".join(f'"t-{i}"' for i in range(n // 9)) + "]").encode(), "missing-evidence"),
         ("a-very-long-id", lambda n: ('["' + _repeat("a", n) + '"]').encode(), "missing-evidence"),
-        ("escaped-ids", lambda n: ("[" + ",".join(f'"\\u0074-{i}"' for i in range(n // 14)) + "]").encode(),
-         "missing-evidence"),
+        (
+            "escaped-ids",
+            lambda n: ("[" + ",".join(f'"\\u0074-{i}"' for i in range(n // 14)) + "]").encode(),
+            "missing-evidence",
+        ),
         ("escaped-quotes-then-brackets", lambda n: (_repeat('\\"', n) + "[]" * 129).encode(), "bad-population"),
         ("many-duplicates", lambda n: ("[" + _join('"t"', n) + "]").encode(), "bad-population"),
     ]
@@ -268,19 +378,42 @@ def shapes() -> list[tuple[str, str, Runner, Builder, str, int]]:
     # Policy files (64 KiB at most).
     policy_shapes: list[tuple[str, Builder, str]] = [
         ("escaped-quotes-then-brackets", lambda n: (_repeat('\\"', n) + "[]" * 129).encode(), "bad-policy-file"),
-        ("escaped-quotes-in-the-version", lambda n: (
-            '{"version": "' + _repeat('\\"', n) + '", "threshold": 0.8, "exact": false}').encode(), "bad-version"),
-        ("many-unknown-keys", lambda n: (
-            '{"version": "v", "threshold": 0.8, "exact": false, '
-            + ",".join(f'"k{i}": 0' for i in range(n // 9)) + "}").encode(), "unknown-policy-key"),
-        ("a-long-unknown-key", lambda n: (
-            '{"version": "v", "threshold": 0.8, "exact": false, "' + _repeat("tresh", n) + '": 1}').encode(),
-         "unknown-policy-key"),
-        ("nesting-over-the-limit", lambda n: (
-            '{"version": "v", "threshold": 0.8, "exact": false, "x": ['
-            + _join("[" * 120 + "]" * 120, n) + "," + "[" * 130 + "]" * 130 + "]}").encode(), "bad-policy-file"),
-        ("a-number-over-the-cap", lambda n: (
-            '{"version": "v", "exact": false, "threshold": 0.' + _repeat("1", n) + "}").encode(), "bad-policy-file"),
+        (
+            "escaped-quotes-in-the-version",
+            lambda n: ('{"version": "' + _repeat('\\"', n) + '", "threshold": 0.8, "exact": false}').encode(),
+            "bad-version",
+        ),
+        (
+            "many-unknown-keys",
+            lambda n: (
+                '{"version": "v", "threshold": 0.8, "exact": false, '
+                + ",".join(f'"k{i}": 0' for i in range(n // 9))
+                + "}"
+            ).encode(),
+            "unknown-policy-key",
+        ),
+        (
+            "a-long-unknown-key",
+            lambda n: ('{"version": "v", "threshold": 0.8, "exact": false, "' + _repeat("tresh", n) + '": 1}').encode(),
+            "unknown-policy-key",
+        ),
+        (
+            "nesting-over-the-limit",
+            lambda n: (
+                '{"version": "v", "threshold": 0.8, "exact": false, "x": ['
+                + _join("[" * 120 + "]" * 120, n)
+                + ","
+                + "[" * 130
+                + "]" * 130
+                + "]}"
+            ).encode(),
+            "bad-policy-file",
+        ),
+        (
+            "a-number-over-the-cap",
+            lambda n: ('{"version": "v", "exact": false, "threshold": 0.' + _repeat("1", n) + "}").encode(),
+            "bad-policy-file",
+        ),
     ]
     for name, build, code in policy_shapes:
         add(name, "load_policy json", policy_json, build, code, POLICY_BASE)
@@ -288,29 +421,55 @@ def shapes() -> list[tuple[str, str, Runner, Builder, str, int]]:
         toml_shapes: list[tuple[str, Builder, str]] = [
             # tomllib is quadratic in the parts of one dotted key: refused
             # before it parses, by the dots on one line.
-            ("a-long-dotted-key", lambda n: (
-                'version = "v"\nexact = false\nthreshold = 0.8\n' + _repeat("a.", n) + "z = 1\n").encode(),
-             "bad-policy-file"),
-            ("a-long-dotted-table-header", lambda n: (
-                'version = "v"\nexact = false\nthreshold = 0.8\n[' + _repeat("a.", n) + "z]\n").encode(),
-             "bad-policy-file"),
-            ("many-keys-of-64-parts", lambda n: (
-                'version = "v"\nexact = false\nthreshold = 0.8\n'
-                + "".join("a." * 64 + f"z{i} = 1\n" for i in range(n // 136))).encode(), "unknown-policy-key"),
-            ("many-keys", lambda n: (
-                'version = "v"\nexact = false\nthreshold = 0.8\n'
-                + "".join(f"k{i} = 1\n" for i in range(n // 8))).encode(), "unknown-policy-key"),
-            ("many-tables", lambda n: (
-                'version = "v"\nexact = false\nthreshold = 0.8\n'
-                + "".join(f"[t{i}]\n" for i in range(n // 6))).encode(), "unknown-policy-key"),
-            ("a-long-string", lambda n: (
-                'version = "' + _repeat("\\\"", n) + '"\nexact = false\nthreshold = 0.8\n').encode(), "bad-version"),
-            ("a-long-number", lambda n: (
-                'version = "v"\nexact = false\nthreshold = 0.' + _repeat("1_", n) + "1\n").encode(),
-             "bad-policy-file"),
-            ("deep-arrays", lambda n: (
-                'version = "v"\nexact = false\nthreshold = 0.8\nx = ' + "[" * (n // 2) + "]" * (n // 2) + "\n").encode(),
-             "bad-policy-file"),
+            (
+                "a-long-dotted-key",
+                lambda n: ('version = "v"\nexact = false\nthreshold = 0.8\n' + _repeat("a.", n) + "z = 1\n").encode(),
+                "bad-policy-file",
+            ),
+            (
+                "a-long-dotted-table-header",
+                lambda n: ('version = "v"\nexact = false\nthreshold = 0.8\n[' + _repeat("a.", n) + "z]\n").encode(),
+                "bad-policy-file",
+            ),
+            (
+                "many-keys-of-64-parts",
+                lambda n: (
+                    'version = "v"\nexact = false\nthreshold = 0.8\n'
+                    + "".join("a." * 64 + f"z{i} = 1\n" for i in range(n // 136))
+                ).encode(),
+                "unknown-policy-key",
+            ),
+            (
+                "many-keys",
+                lambda n: (
+                    'version = "v"\nexact = false\nthreshold = 0.8\n' + "".join(f"k{i} = 1\n" for i in range(n // 8))
+                ).encode(),
+                "unknown-policy-key",
+            ),
+            (
+                "many-tables",
+                lambda n: (
+                    'version = "v"\nexact = false\nthreshold = 0.8\n' + "".join(f"[t{i}]\n" for i in range(n // 6))
+                ).encode(),
+                "unknown-policy-key",
+            ),
+            (
+                "a-long-string",
+                lambda n: ('version = "' + _repeat('\\"', n) + '"\nexact = false\nthreshold = 0.8\n').encode(),
+                "bad-version",
+            ),
+            (
+                "a-long-number",
+                lambda n: ('version = "v"\nexact = false\nthreshold = 0.' + _repeat("1_", n) + "1\n").encode(),
+                "bad-policy-file",
+            ),
+            (
+                "deep-arrays",
+                lambda n: (
+                    'version = "v"\nexact = false\nthreshold = 0.8\nx = ' + "[" * (n // 2) + "]" * (n // 2) + "\n"
+                ).encode(),
+                "bad-policy-file",
+            ),
         ]
         for name, build, code in toml_shapes:
             add(name, "load_policy toml", policy_toml, build, code, POLICY_BASE)
@@ -318,6 +477,7 @@ def shapes() -> list[tuple[str, str, Runner, Builder, str, int]]:
 
 
 # -- measuring -------------------------------------------------------------------
+
 
 def best_times(runner: Runner, small: bytes, large: bytes, calls: int, rounds: int) -> tuple[float, float]:
     """The best time per call of each input, measured in alternation.

@@ -22,7 +22,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import tempfile
 import timeit
 from pathlib import Path
 from typing import Callable
@@ -179,7 +178,10 @@ def import_time() -> list[tuple[str, int]]:
     env = dict(os.environ, PYTHONPATH=str(SRC))
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", "import scorecontract"],
-        env=env, capture_output=True, text=True, check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     rows = []
     for line in result.stderr.splitlines():
@@ -205,8 +207,9 @@ def main() -> int:
     rounds = 5 if args.quick else 15
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
-    print(_table(f"single record {RECORD} (median of {rounds} interleaved rounds)",
-                 single_record(rounds), "us/call", 1e6))
+    print(
+        _table(f"single record {RECORD} (median of {rounds} interleaved rounds)", single_record(rounds), "us/call", 1e6)
+    )
     print(_table("command line (wall time, best round of medians of 3)", command_line(max(5, rounds // 2)), "ms", 1e3))
     print("\nimport time of scorecontract modules (python -X importtime, us cumulative)")
     for name, micros in import_time():

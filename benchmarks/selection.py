@@ -131,7 +131,12 @@ def _sample(rng: random.Random, number: int, vocabulary: tuple[str, ...]) -> dic
             "time": round(rng.uniform(0.1, 9.9), 6),
         },
         "scores": {
-            "choice": {"value": value, "answer": rng.choice("ABCD"), "explanation": _text(rng, 8, vocabulary), "metadata": {}}
+            "choice": {
+                "value": value,
+                "answer": rng.choice("ABCD"),
+                "explanation": _text(rng, 8, vocabulary),
+                "metadata": {},
+            }
         },
         "metadata": {"subject": rng.choice(_WORDS), "difficulty": rng.random()},
         "store": {},
@@ -266,7 +271,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     time_ratio = statistics.median(ratios)
     peak_ratio = peaks["strict load + selection"] / base_peak
-    print(f"time ratio, median of {len(ratios)} rounds: {time_ratio:.2f}x (from {min(ratios):.2f}x to {max(ratios):.2f}x)")
+    print(
+        f"time ratio, median of {len(ratios)} rounds: {time_ratio:.2f}x (from {min(ratios):.2f}x to {max(ratios):.2f}x)"
+    )
     if options.print_only:
         return 0
     if time_ratio > LIMIT or peak_ratio > LIMIT:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The SPEC section 5 truth table, as data for the API and the CLI tests.
+"""The truth table of docs/judgments.md, as data for the API and the CLI tests.
 
 This module is not a test module: it holds no checks, only rows.
 """
@@ -66,10 +66,39 @@ TABLE = [
 # A score member that is present but unusable: grader error, whatever the
 # verdict and the threshold.
 UNUSABLE_SCORES = [
-    '"high"', '""', "true", "false", "null", "1.5", "-0.1", "2", "[0.9]", '{"value": 0.9}',
-    '"NaN"', '"nan"', '"Infinity"', '"-Infinity"', '"inf"', '" 0.9 "', '"0.9 "', '"+0.9"',
-    '"0x1"', '"1_0"', '".9"', '"9."', '"0.9e"', '"00.9"', '"1e400"', '"1.5"', '"-0.1"',
-    '"\\u0660.\\u0669"', '"\\uff10.\\uff19"', '"0,9"', '"90%"', '"0.9\\n"', '"10"',
+    '"high"',
+    '""',
+    "true",
+    "false",
+    "null",
+    "1.5",
+    "-0.1",
+    "2",
+    "[0.9]",
+    '{"value": 0.9}',
+    '"NaN"',
+    '"nan"',
+    '"Infinity"',
+    '"-Infinity"',
+    '"inf"',
+    '" 0.9 "',
+    '"0.9 "',
+    '"+0.9"',
+    '"0x1"',
+    '"1_0"',
+    '".9"',
+    '"9."',
+    '"0.9e"',
+    '"00.9"',
+    '"1e400"',
+    '"1.5"',
+    '"-0.1"',
+    '"\\u0660.\\u0669"',
+    '"\\uff10.\\uff19"',
+    '"0,9"',
+    '"90%"',
+    '"0.9\\n"',
+    '"10"',
 ]
 for score in UNUSABLE_SCORES:
     for verdict in ("", '"pass": true, ', '"pass": false, '):

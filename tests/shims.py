@@ -24,10 +24,7 @@ from support import SRC
 def _wrapper(path: Path, *command: str) -> None:
     quoted = " ".join(shlex.quote(part) for part in command)
     path.write_text(
-        "#!/bin/sh\n"
-        f"PYTHONPATH={shlex.quote(str(SRC))}\n"
-        "export PYTHONPATH\n"
-        f'exec {quoted} "$@"\n',
+        f'#!/bin/sh\nPYTHONPATH={shlex.quote(str(SRC))}\nexport PYTHONPATH\nexec {quoted} "$@"\n',
         encoding="utf-8",
     )
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)

@@ -18,13 +18,27 @@ from support import ROOT
 
 SCRIPT = ROOT / "benchmarks" / "adversarial.py"
 ENTRY_POINTS = {
-    "evaluate", "evaluate str", "evaluate exact", "judge", "judge extract", "loads", "report", "manifest",
+    "evaluate",
+    "evaluate str",
+    "evaluate exact",
+    "judge",
+    "judge extract",
+    "loads",
+    "report",
+    "manifest",
     "load_policy json",
 }
 SHAPES_REQUIRED = [
-    "escaped-quotes-then-brackets", "long-string", "many-members", "nesting-just-under-the-limit",
-    "nesting-just-over-the-limit", "long-numbers-under-the-cap", "a-number-over-the-cap",
-    "many-open-braces", "many-backticks", "a-very-long-trial-id",
+    "escaped-quotes-then-brackets",
+    "long-string",
+    "many-members",
+    "nesting-just-under-the-limit",
+    "nesting-just-over-the-limit",
+    "long-numbers-under-the-cap",
+    "a-number-over-the-cap",
+    "many-open-braces",
+    "many-backticks",
+    "a-very-long-trial-id",
 ]
 
 
@@ -38,9 +52,7 @@ def load():
 
 
 def test_smoke_mode_runs_every_shape():
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--smoke"], capture_output=True, text=True, timeout=300
-    )
+    result = subprocess.run([sys.executable, str(SCRIPT), "--smoke"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "all shapes reach their outcome" in result.stdout
     # Rows are fixed-width: entry point, shape, sizes and times, outcome.

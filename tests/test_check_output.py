@@ -38,7 +38,9 @@ def test_json_format_is_one_object_with_the_decision(case, capsys):
     data = (FIXTURES / case["file"]).read_bytes()
     assert (record["verdict"], record["code"]) == (case["verdict"], case["code"])
     assert record["evidence"] == {"path": path, "sha256": hashlib.sha256(data).hexdigest(), "length": len(data)}
-    assert record["scorecontract"] == scorecontract.__version__
+    assert record["scorecontract_version"] == scorecontract.__version__
+    assert (record["kind"], record["receipt_version"]) == ("check", 2)
+    assert "scorecontract" not in record
     assert record["policy"] == {"version": "default", "threshold": 0.8, "min": 0, "max": 1, "exact": False}
     assert status == {"PASS": 0, "FAIL": 1, "INVALID": 3}[case["verdict"]]
 
@@ -61,7 +63,7 @@ def test_github_format_names_the_place(tmp_path, capsys):
     status, out, _ = check("--format", "github", str(evidence), capsys=capsys)
     assert status == 3
     assert out.startswith(f"::error title=scorecontract INVALID,file={evidence},line=2,col=2::INVALID trailing-data: ")
-    assert out.endswith(" (line 2 column 2)\n")
+    assert out.endswith(" (line 2 column 2) (policy default)\n")
 
 
 def test_github_format_on_stdin_has_no_file(capsys, monkeypatch):
@@ -122,7 +124,9 @@ def test_stdin_and_file_agree_in_a_fresh_interpreter(fmt):
 
 def test_receipt_is_the_json_output_pretty_printed(tmp_path, capsys):
     receipt = tmp_path / "receipt.json"
-    status, out, _ = check("--format", "json", "--receipt", str(receipt), str(FIXTURES / "overflow-1e400.json"), capsys=capsys)
+    status, out, _ = check(
+        "--format", "json", "--receipt", str(receipt), str(FIXTURES / "overflow-1e400.json"), capsys=capsys
+    )
     assert status == 3
     data = receipt.read_bytes()
     assert json.loads(data) == json.loads(out)
@@ -136,10 +140,14 @@ def test_receipt_is_deterministic_across_processes(tmp_path):
     for seed in ("1", "2"):
         target = tmp_path / f"receipt-{seed}.json"
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        result = run_cli("check", "--threshold", "0.85", "--receipt", str(target), "fixture.json", cwd=FIXTURES.parent, env=env)
+        result = run_cli(
+            "check", "--threshold", "0.85", "--receipt", str(target), "fixture.json", cwd=FIXTURES.parent, env=env
+        )
         assert result.returncode == 3  # fixture.json does not exist: INVALID, receipt all the same
         receipts.append(target.read_bytes())
-        result = run_cli("check", "--receipt", str(tmp_path / f"pass-{seed}.json"), str(FIXTURES / "pass-0.9.json"), env=env)
+        result = run_cli(
+            "check", "--receipt", str(tmp_path / f"pass-{seed}.json"), str(FIXTURES / "pass-0.9.json"), env=env
+        )
         assert result.returncode == 0
         receipts.append((tmp_path / f"pass-{seed}.json").read_bytes())
     assert receipts[0] == receipts[2] and receipts[1] == receipts[3]
@@ -152,7 +160,12 @@ def test_receipt_for_a_missing_file_claims_no_hash(tmp_path, capsys):
     assert status == 3 and out.startswith("INVALID file-not-found: ")
     record = json.loads(receipt.read_bytes())
     assert record["evidence"] == {"path": str(tmp_path / "absent.json"), "sha256": None, "length": None}
-    assert (record["verdict"], record["code"], record["score"], record["location"]) == ("INVALID", "file-not-found", None, None)
+    assert (record["verdict"], record["code"], record["score"], record["location"]) == (
+        "INVALID",
+        "file-not-found",
+        None,
+        None,
+    )
 
 
 def test_receipt_for_oversize_evidence_claims_no_hash(tmp_path, capsys):
@@ -193,9 +206,11 @@ def test_existing_receipt_is_not_overwritten_and_exits_2(tmp_path, capsys, evide
 
 
 def test_receipt_in_a_missing_directory_exits_2(tmp_path, capsys):
-    status, out, err = check("--receipt", str(tmp_path / "no" / "r.json"), str(FIXTURES / "pass-0.9.json"), capsys=capsys)
+    status, out, err = check(
+        "--receipt", str(tmp_path / "no" / "r.json"), str(FIXTURES / "pass-0.9.json"), capsys=capsys
+    )
     assert status == 2 and out.startswith("PASS ")
-    assert "cannot write the receipt" in err and "Traceback" not in err
+    assert "output-unwritable: cannot write receipt" in err and "Traceback" not in err
 
 
 def test_receipt_from_stdin_names_dash(tmp_path, monkeypatch, capsys):
@@ -240,16 +255,21 @@ def test_a_different_file_under_the_hash_is_not_overwritten(tmp_path, capsys):
     assert impostor.read_bytes() == b"tampered"
 
 
-def test_nothing_is_kept_for_a_missing_file(tmp_path, capsys):
+def test_nothing_is_kept_for_a_missing_file_and_it_says_so(tmp_path, capsys):
+    # Not silently: the option was stated, and there were no bytes to keep.
     status, _, err = check("--keep-evidence", str(tmp_path / "kept"), str(tmp_path / "absent"), capsys=capsys)
-    assert status == 3 and err == ""
+    assert status == 3
+    assert (
+        err
+        == f"scorecontract: note: nothing kept in {ascii(str(tmp_path / 'kept'))}: no evidence bytes were read (file-not-found)\n"
+    )
     assert not (tmp_path / "kept").exists() or list((tmp_path / "kept").iterdir()) == []
 
 
 def test_keep_evidence_where_a_file_is_exits_2(tmp_path, capsys):
     (tmp_path / "kept").write_bytes(b"")
     status, _, err = check("--keep-evidence", str(tmp_path / "kept"), str(FIXTURES / "nan.json"), capsys=capsys)
-    assert status == 2 and "cannot keep the evidence" in err
+    assert status == 2 and "output-exists: cannot keep the evidence" in err
 
 
 # -- output discipline ----------------------------------------------------------
@@ -316,8 +336,19 @@ def test_undecodable_path_never_crashes_printing(tmp_path, fmt):
     with open(name, "wb") as stream:
         stream.write(b'{"score": NaN}')
     receipt = directory + b"/r.json"
-    command = [os.fsencode(sys.executable), b"-m", b"scorecontract", b"check", b"--format", fmt.encode(),
-               b"--receipt", receipt, b"--keep-evidence", directory + b"/kept", name]
+    command = [
+        os.fsencode(sys.executable),
+        b"-m",
+        b"scorecontract",
+        b"check",
+        b"--format",
+        fmt.encode(),
+        b"--receipt",
+        receipt,
+        b"--keep-evidence",
+        directory + b"/kept",
+        name,
+    ]
     result = subprocess.run(command, capture_output=True, env=dict(os.environ, PYTHONPATH=str(SRC)), timeout=120)
     assert result.returncode == 3, result.stderr
     assert result.stderr == b"" and result.stdout.count(b"\n") == 1
@@ -329,10 +360,16 @@ def test_undecodable_path_never_crashes_printing(tmp_path, fmt):
 
 def test_a_reader_that_left_is_exit_74_not_a_traceback():
     # The reader is gone before the first write: EPIPE on every platform.
-    for args in (["demo"], ["check", str(FIXTURES / "pass-0.9.json")], ["check", "--format", "json", str(FIXTURES / "nan.json")]):
+    for args in (
+        ["demo"],
+        ["check", str(FIXTURES / "pass-0.9.json")],
+        ["check", "--format", "json", str(FIXTURES / "nan.json")],
+    ):
         process = subprocess.Popen(
             [sys.executable, "-m", "scorecontract", *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(SRC)),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(os.environ, PYTHONPATH=str(SRC)),
         )
         process.stdout.close()
         err = process.stderr.read()
@@ -346,7 +383,13 @@ def test_a_reader_that_left_is_exit_74_not_a_traceback():
 def test_help_documents_the_options_and_exit_codes():
     helped = run_cli("check", "--help")
     assert helped.returncode == 0
-    for text in (b"--format {text,json,github}", b"--receipt FILE", b"--keep-evidence DIR", b"3   INVALID", b"70  unexpected"):
+    for text in (
+        b"--format {text,json,github}",
+        b"--receipt FILE",
+        b"--keep-evidence DIR",
+        b"3   INVALID",
+        b"70  unexpected",
+    ):
         assert text in helped.stdout, text
 
 

@@ -141,6 +141,8 @@ def test_check_does_not_import_shutil():
     env = {**__import__("os").environ, "PYTHONPATH": str(SRC)}
     result = subprocess.run(
         [_sys.executable, "-S", "-c", code, str(FIXTURES / "pass-0.9.json")],
-        capture_output=True, env=env, timeout=60,
+        capture_output=True,
+        env=env,
+        timeout=60,
     )
     assert result.stdout.decode().split()[-2:] == ["False", "0"]

@@ -34,7 +34,9 @@ def test_the_command_list_is_real():
     assert {"check", "report", "sign", "demo"} <= set(commands())
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["-h"], ["--version"]] + [[c, f] for c in commands() for f in ("-h", "--help")])
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["-h"], ["--version"]] + [[c, f] for c in commands() for f in ("-h", "--help")]
+)
 def test_help_and_version_standing_alone_exit_0(argv, capsys):
     assert cli.main(argv) == 0
     out, err = capsys.readouterr()
@@ -58,9 +60,7 @@ def test_help_and_version_standing_alone_exit_0(argv, capsys):
 def test_a_path_named_like_help_is_never_a_pass(flag, before, tmp_path, monkeypatch, capsys):
     # The evidence file really is named -h (and so on): with -- it is read.
     monkeypatch.chdir(tmp_path)
-    (tmp_path / flag).write_bytes(
-        b'{"trial_id": "t", "score": 0.9}\n' if before[0] == "report" else b'{"score": 0.9}'
-    )
+    (tmp_path / flag).write_bytes(b'{"trial_id": "t", "score": 0.9}\n' if before[0] == "report" else b'{"score": 0.9}')
     argv = [arg if arg != "RECEIPT" else str(tmp_path / "r.json") for arg in before]
     assert cli.main([*argv, flag]) == 2
     out, err = capsys.readouterr()
@@ -149,7 +149,10 @@ def test_the_hint_names_an_unknown_dash_argument(capsys):
     assert cli.main(["check", "--receipt", "r.json", "--he"]) == 2
     err = capsys.readouterr().err
     assert "the following arguments are required: PATH" in err
-    assert err.splitlines()[-1] == "scorecontract: hint: a path that starts with - goes after --, as in: scorecontract check [OPTIONS] -- --he"
+    assert (
+        err.splitlines()[-1]
+        == "scorecontract: hint: a path that starts with - goes after --, as in: scorecontract check [OPTIONS] -- --he"
+    )
 
 
 def test_a_usage_error_without_a_dash_argument_gives_no_hint(capsys):
@@ -173,7 +176,14 @@ def test_each_verdict_command_lists_its_own_exit_statuses(command, capsys):
     assert cli.main([command, "--help"]) == 0
     out = capsys.readouterr().out
     table = out.split("exit status:\n", 1)[1]
-    for row in ("  0   PASS", "  1   FAIL", "  2   usage", "  3   INVALID", "  70  unexpected", "  74  the result could not be written"):
+    for row in (
+        "  0   PASS",
+        "  1   FAIL",
+        "  2   usage",
+        "  3   INVALID",
+        "  70  unexpected",
+        "  74  the result could not be written",
+    ):
         assert row in table, row
     assert ("  4   REVIEW" in table) is (command == "report")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import scorecontract._cli._main as cli
-from support import run_cli
 from judgment_table import ALL_ROWS, SWAP
+from support import run_cli
 
 EXIT = {"PASS": 0, "FAIL": 1, "GRADER_ERROR": 3}
 
@@ -66,7 +66,7 @@ def test_extract_option(tmp_path, capsys):
 def test_location_is_printed(tmp_path, capsys):
     assert check(tmp_path, 'Line one.\n{"pass": yes}', "--extract") == 3
     out, _ = capsys.readouterr()
-    assert out.rstrip().endswith("(line 2 column 10)")
+    assert out.rstrip().endswith("(line 2 column 10) (policy default)")
 
 
 def test_missing_file_is_a_grader_error(tmp_path, capsys):
@@ -84,9 +84,14 @@ def test_oversize_is_a_grader_error(tmp_path, capsys):
 @pytest.mark.parametrize(
     "options",
     [
-        ["--negate"], ["--extract"], ["--contract", "score", "--negate"], ["--contract", "verdict"],
-        ["--contract", "judgment", "--threshold", "nan"], ["--contract", "judgment", "--threshold", "1.5"],
-        ["--contract", "judgment", "--threshold", "true"], ["--contract", "judgment", "--max-bytes", "0"],
+        ["--negate"],
+        ["--extract"],
+        ["--contract", "score", "--negate"],
+        ["--contract", "verdict"],
+        ["--contract", "judgment", "--threshold", "nan"],
+        ["--contract", "judgment", "--threshold", "1.5"],
+        ["--contract", "judgment", "--threshold", "true"],
+        ["--contract", "judgment", "--max-bytes", "0"],
     ],
     ids=lambda options: " ".join(options),
 )

@@ -9,12 +9,15 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import scorecontract
 from scorecontract._cli import main
 from support import run_cli
 
 PASSING = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": 0.8}\n'
 FAILING = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": 0.1}\n'
 HALF = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": NaN}\n'
+# The mean (0.85) passes; only one trial of two does.
+MEAN_ONLY = b'{"trial_id": "a", "score": 1}\n{"trial_id": "b", "score": 0.7}\n'
 
 
 @pytest.fixture
@@ -38,8 +41,25 @@ def trials(tmp_path):
         (HALF, [], 3),
         (HALF, ["--review-owner", "alice"], 4),
         (b"", [], 3),
+        (MEAN_ONLY, [], 0),
+        (MEAN_ONLY, ["--min-pass-rate", "0.9"], 1),
+        (MEAN_ONLY, ["--min-pass-rate", "0.5"], 0),
+        (MEAN_ONLY, ["--min-pass-rate", "0.5", "--threshold", "0.9"], 1),
     ],
-    ids=["pass", "fail", "pass-rate-pass", "pass-rate-fail", "threshold", "invalid", "review", "empty"],
+    ids=[
+        "pass",
+        "fail",
+        "pass-rate-pass",
+        "pass-rate-fail",
+        "threshold",
+        "invalid",
+        "review",
+        "empty",
+        "mean-alone",
+        "stated-rate-fails",
+        "both-met",
+        "stated-mean-fails",
+    ],
 )
 @pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
 def test_exit_status(trials, capsys, data, extra, status, form):
@@ -117,13 +137,14 @@ def test_receipt_is_deterministic_and_never_overwritten(trials, tmp_path, capsys
     receipt = json.loads(first.read_bytes())
     assert receipt["input"] == {"sha256": hashlib.sha256(HALF).hexdigest(), "bytes": len(HALF)}
     assert receipt["verdict"] == "INVALID" and receipt["invalid"] == 1
-    assert receipt["receipt"] == "scorecontract report"
-    assert "scorecontract_version" in receipt and "policy" in receipt
+    assert (receipt["kind"], receipt["receipt_version"]) == ("report", 2)
+    assert receipt["scorecontract_version"] == scorecontract.__version__
+    assert "receipt" not in receipt and "policy" in receipt
     before = first.read_bytes()
     capsys.readouterr()
     assert main(["report", trials(PASSING), "--scheduled", "2", "--receipt", str(first)]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and "never overwritten" in err
+    assert out == "" and err.startswith("scorecontract: error: output-exists: --receipt ")
     assert first.read_bytes() == before
 
 
@@ -148,21 +169,30 @@ def test_fresh_interpreter_under_each_optimize_level(trials, optimize):
 def test_help_lists_the_options(capsys):
     assert main(["report", "--help"]) == 0
     out = capsys.readouterr().out
-    for option in ("--scheduled", "--manifest", "--threshold", "--metric", "--review-owner",
-                   "--format", "--junit-xml", "--receipt", "4   REVIEW"):
+    for option in (
+        "--scheduled",
+        "--manifest",
+        "--threshold",
+        "--metric",
+        "--review-owner",
+        "--format",
+        "--junit-xml",
+        "--receipt",
+        "4   REVIEW",
+    ):
         assert option in out
 
 
 def test_a_receipt_that_appears_while_reading_is_not_overwritten(trials, tmp_path, capsys, monkeypatch):
-    import scorecontract._cli._report as cmd
+    import os
 
     target = tmp_path / "receipt.json"
     target.write_bytes(b"someone else's\n")
     # The early check misses it (as if the file appeared meanwhile); the
     # write itself must still refuse.
-    monkeypatch.setattr(cmd.os.path, "lexists", lambda path: False)
+    monkeypatch.setattr(os.path, "lexists", lambda path: False)
     assert main(["report", trials(PASSING), "--scheduled", "2", "--receipt", str(target)]) == 2
-    assert "never overwritten" in capsys.readouterr().err
+    assert "output-exists: --receipt" in capsys.readouterr().err
     assert target.read_bytes() == b"someone else's\n"
 
 
@@ -182,7 +212,7 @@ def test_report_takes_a_policy_file(trials, tmp_path, capsys):
     assert main(["report", trials(HALF), "--scheduled", "2", "--policy", str(policy)]) == 4
     assert main(["report", trials(PASSING), "--scheduled", "2", "--policy", str(policy), "--format", "json"]) == 1
     out = capsys.readouterr().out
-    assert json.loads(out[out.index('{\n  "verdict"'):])["policy"]["version"] == "rel-7"
+    assert json.loads(out.splitlines()[-1])["policy"]["version"] == "rel-7"
 
 
 @pytest.mark.parametrize("extra", [["--threshold", "0.5"], ["--exact"], ["--review-owner", "bob"]])
@@ -198,3 +228,33 @@ def test_report_exact_mode(trials):
     data = b'{"trial_id": "a", "score": 0.79999999999999999999}\n'
     assert main(["report", trials(data), "--scheduled", "1"]) == 0
     assert main(["report", trials(data), "--scheduled", "1", "--exact"]) == 1
+
+
+@pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
+def test_a_stated_min_pass_rate_decides_beside_the_mean_in_every_output(trials, capsys, form):
+    # --min-pass-rate without --metric pass-rate used to be ignored: PASS.
+    code = main(["report", trials(MEAN_ONLY), "--scheduled", "2", "--min-pass-rate", "0.9", "--format", form])
+    out, _ = capsys.readouterr()
+    assert code == 1
+    assert "pass rate 0.5 (1 / 2) < 0.9" in out.replace("\\", "")
+    if form == "text":
+        assert [line.endswith("decides)") for line in out.splitlines() if line.startswith(("mean", "pass"))] == [
+            True,
+            True,
+        ]
+    elif form == "json":
+        shown = json.loads(out)
+        assert shown["deciding_metrics"] == ["mean", "pass-rate"]
+        assert shown["metrics"]["mean"]["decides"] is shown["metrics"]["pass_rate"]["decides"] is True
+    elif form == "markdown":
+        rows = [line for line in out.splitlines() if line.startswith(("| mean", "| pass"))]
+        assert len(rows) == 2 and all(row.endswith("| yes |") for row in rows)
+    else:
+        assert "mean score 0.85 = 1.7 / 2; pass rate 0.5 = 1 / 2" in out
+
+
+def test_without_a_stated_rate_the_mean_alone_decides(trials, capsys):
+    code = main(["report", trials(MEAN_ONLY), "--scheduled", "2"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    assert "(trials scoring >= 0.8; minimum 1; shown only)" in out

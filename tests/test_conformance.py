@@ -22,7 +22,7 @@ from support import ROOT, run_cli
 CORPUS = ROOT / "tests" / "data" / "jsontestsuite"
 FILES = sorted((CORPUS / "test_parsing").glob("*.json"))
 # RFC 8259 section 4: names SHOULD be unique, so these are well-formed JSON;
-# the score contract refuses duplicate names (SPEC section 2, rule 4).
+# the score contract refuses duplicate names (docs/contract.md, rule 4).
 WELL_FORMED_BUT_DUPLICATE = {"y_object_duplicated_key.json", "y_object_duplicated_key_and_value.json"}
 EXIT = {"PASS": 0, "FAIL": 1, "INVALID": 3}
 
@@ -94,10 +94,17 @@ def test_the_strict_loader_agrees_with_the_corpus(path):
 
 
 SAMPLE = [
-    "y_structure_lonely_true.json", "y_object_duplicated_key.json", "y_string_accepted_surrogate_pair.json",
-    "n_structure_100000_opening_arrays.json", "n_structure_open_array_object.json", "n_number_NaN.json",
-    "n_string_unescaped_tab.json", "i_number_huge_exp.json", "i_string_1st_surrogate_but_2nd_missing.json",
-    "i_structure_500_nested_arrays.json", "i_structure_UTF-8_BOM_empty_object.json",
+    "y_structure_lonely_true.json",
+    "y_object_duplicated_key.json",
+    "y_string_accepted_surrogate_pair.json",
+    "n_structure_100000_opening_arrays.json",
+    "n_structure_open_array_object.json",
+    "n_number_NaN.json",
+    "n_string_unescaped_tab.json",
+    "i_number_huge_exp.json",
+    "i_string_1st_surrogate_but_2nd_missing.json",
+    "i_structure_500_nested_arrays.json",
+    "i_structure_UTF-8_BOM_empty_object.json",
 ]
 
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""decide(): pure and total over any Python value (SPEC section 2, rules 6-9)."""
+"""decide(): pure and total over any Python value (docs/contract.md, rules 6-9)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import pytest
 
 from scorecontract import Policy, PolicyError, Verdict, decide
 from scorecontract._decide import decide_with_reason
-from scorecontract._policy import default_policy
 
 
 class FloatSubclass(float):
@@ -63,8 +62,12 @@ VALUES = [
     ("float-pass", 0.9, Verdict.PASS, "meets-threshold"),
     ("float-fail", 0.7, Verdict.FAIL, "below-threshold"),
     ("threshold-equal", 0.8, Verdict.PASS, "meets-threshold"),
-    ("just-below", math.nextafter(0.8, 0) if hasattr(math, "nextafter") else 0.7999999999999999,
-     Verdict.FAIL, "below-threshold"),
+    (
+        "just-below",
+        math.nextafter(0.8, 0) if hasattr(math, "nextafter") else 0.7999999999999999,
+        Verdict.FAIL,
+        "below-threshold",
+    ),
     ("int-one", 1, Verdict.PASS, "meets-threshold"),
     ("int-zero", 0, Verdict.FAIL, "below-threshold"),
     ("float-one", 1.0, Verdict.PASS, "meets-threshold"),
@@ -101,12 +104,10 @@ VALUES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "value, verdict, code", [v[1:] for v in VALUES], ids=[v[0] for v in VALUES]
-)
+@pytest.mark.parametrize("value, verdict, code", [v[1:] for v in VALUES], ids=[v[0] for v in VALUES])
 def test_decide(value, verdict, code):
     assert decide(value) is verdict
-    assert decide_with_reason(value, default_policy())[:2] == (verdict, code)
+    assert decide_with_reason(value, Policy())[:2] == (verdict, code)
 
 
 def test_huge_int_is_never_converted_to_float():
@@ -133,9 +134,7 @@ EXACT_VALUES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "value, verdict, code", [v[1:] for v in EXACT_VALUES], ids=[v[0] for v in EXACT_VALUES]
-)
+@pytest.mark.parametrize("value, verdict, code", [v[1:] for v in EXACT_VALUES], ids=[v[0] for v in EXACT_VALUES])
 def test_decide_exact(value, verdict, code):
     policy = Policy(exact=True)
     assert decide(value, policy=policy) is verdict

@@ -14,15 +14,33 @@ from __future__ import annotations
 import decimal
 import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
-from scorecontract import Policy, decide, dumps, evaluate, judge, loads, report
-from scorecontract._policy_file import policy_from_bytes
+from scorecontract import Policy, decide, dumps, evaluate, judge, load_policy, loads, report
+
+
+def policy_from_bytes(data: bytes, tmp: Path) -> Policy:
+    """``load_policy`` of a file holding *data*: the public way in.
+
+    The file's path is in messages, so it is the same for every call.
+    """
+    path = tmp / "policy.json"
+    path.write_bytes(data)
+    return load_policy(path)
+
 
 ALL_SIGNALS = [
-    decimal.Clamped, decimal.DivisionByZero, decimal.Inexact, decimal.InvalidOperation,
-    decimal.Overflow, decimal.Rounded, decimal.Subnormal, decimal.Underflow, decimal.FloatOperation,
+    decimal.Clamped,
+    decimal.DivisionByZero,
+    decimal.Inexact,
+    decimal.InvalidOperation,
+    decimal.Overflow,
+    decimal.Rounded,
+    decimal.Subnormal,
+    decimal.Underflow,
+    decimal.FloatOperation,
 ]
 
 
@@ -40,7 +58,12 @@ def hostile_contexts() -> dict[str, decimal.Context]:
         "prec-1-round-up": context(prec=1, rounding=decimal.ROUND_UP),
         "traps-inexact-rounded": context(traps=inexact),
         "everything": context(
-            prec=1, Emin=-1, Emax=1, capitals=0, clamp=1, rounding=decimal.ROUND_FLOOR,
+            prec=1,
+            Emin=-1,
+            Emax=1,
+            capitals=0,
+            clamp=1,
+            rounding=decimal.ROUND_FLOOR,
             traps={signal: True for signal in ALL_SIGNALS},
         ),
     }
@@ -50,8 +73,20 @@ EXACT_BIG = Policy(Decimal("1e29"), maximum=Decimal("1e30"), exact=True)
 EXACT = Policy(Decimal("0.8"), exact=True)
 POLICIES = [None, Policy(0.5), EXACT, EXACT_BIG, Policy(Decimal("1e-400"), exact=True)]
 SCORES = [
-    b"0.9", b"0.8", b"0.79999999999999999999", b"1", b"0", b"1e-400", b"1e-999", b"1e-1001",
-    b"99999999999999999999e999", b"99999999999999999999e-999", b"1e30", b"1.5e29", b"3", b"-0.0",
+    b"0.9",
+    b"0.8",
+    b"0.79999999999999999999",
+    b"1",
+    b"0",
+    b"1e-400",
+    b"1e-999",
+    b"1e-1001",
+    b"99999999999999999999e999",
+    b"99999999999999999999e-999",
+    b"1e30",
+    b"1.5e29",
+    b"3",
+    b"-0.0",
 ]
 
 
@@ -70,7 +105,9 @@ def report_cases() -> list[tuple[bytes, dict[str, object]]]:
     for policy in (None, Policy(0.2), Policy(Decimal("0.2333333333333333333333333334"), exact=True), EXACT):
         for metric in ("mean", "pass-rate"):
             cases.append((thirds, {"scheduled": 3, "policy": policy, "metric": metric}))
-    cases.append((thirds, {"scheduled": 3, "metric": "pass-rate", "min_pass_rate": Decimal("0.6666666666666666666666666667")}))
+    cases.append(
+        (thirds, {"scheduled": 3, "metric": "pass-rate", "min_pass_rate": Decimal("0.6666666666666666666666666667")})
+    )
     cases.append((thirds, {"scheduled": 3, "metric": "pass-rate", "min_pass_rate": 2 / 3}))
     # The exact sum of long decimals, with exponents far apart.
     wide = line("a", b"1e-999") + line("b", b"0.99999999999999999999999999999999999999")
@@ -94,7 +131,7 @@ def evaluate_outcome(score: bytes, policy: Policy | None) -> str:
     return normalised([decision.verdict.value, decision.code, decision.message, decision.score])
 
 
-def other_outcomes() -> str:
+def other_outcomes(tmp: Path) -> str:
     results: list[object] = []
     for value in (Decimal("0.8"), Decimal("0.79999999999999999999999"), Decimal("1e-1001"), 0.8, 1):
         results.append(decide(value, policy=EXACT).value)
@@ -112,7 +149,7 @@ def other_outcomes() -> str:
         b'{"version": "v", "exact": false, "threshold": 0.8}',
     ):
         try:
-            results.append(policy_from_bytes(text).as_dict())
+            results.append(policy_from_bytes(text, tmp).as_dict())
         except ValueError as exc:
             results.append(str(exc))
     return normalised(results)
@@ -140,10 +177,10 @@ def test_evaluate_does_not_depend_on_the_context(name):
 
 
 @pytest.mark.parametrize("name", list(hostile_contexts()))
-def test_decide_dumps_judge_loads_and_policies_do_not_depend_on_the_context(name):
-    expected = other_outcomes()
+def test_decide_dumps_judge_loads_and_policies_do_not_depend_on_the_context(name, tmp_path):
+    expected = other_outcomes(tmp_path)
     with decimal.localcontext(hostile_contexts()[name]):
-        assert other_outcomes() == expected
+        assert other_outcomes(tmp_path) == expected
 
 
 def test_the_fast_path_exponent_bound_is_not_rounded_away():

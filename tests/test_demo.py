@@ -79,9 +79,16 @@ def test_summary_counts(table):
 
 def test_demo_into_head_has_no_traceback():
     result = subprocess.run(
-        ["bash", "-c", 'python3_=$1; PYTHONPATH=$2 "$python3_" -m scorecontract demo | head -1; echo "status=${PIPESTATUS[0]}"',
-         "sh", sys.executable, str(SRC)],
-        capture_output=True, timeout=120,
+        [
+            "bash",
+            "-c",
+            'python3_=$1; PYTHONPATH=$2 "$python3_" -m scorecontract demo | head -1; echo "status=${PIPESTATUS[0]}"',
+            "sh",
+            sys.executable,
+            str(SRC),
+        ],
+        capture_output=True,
+        timeout=120,
     )
     assert result.stdout.splitlines()[0].startswith(b"naive gate: ")
     # Whether head leaves before the last line is written is a race: if

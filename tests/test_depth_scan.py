@@ -17,7 +17,6 @@ import pytest
 from scorecontract import InvalidEvidence, evaluate, loads
 from scorecontract._strict_json import MAX_DEPTH, _check_depth
 
-
 BROKEN = -1
 
 
@@ -90,7 +89,7 @@ def test_shapes_agree_with_the_lexer(text):
 
 def test_random_texts_agree_with_the_lexer():
     rng = random.Random(15)
-    atoms = ["[", "[", "{", "]", "}", "\"", "\\", "\\\"", "\\\\", "a", "[" * 60, "[" * 130]
+    atoms = ["[", "[", "{", "]", "}", '"', "\\", '\\"', "\\\\", "a", "[" * 60, "[" * 130]
     deep = 0
     for _ in range(3000):
         text = "".join(rng.choice(atoms) for _ in range(rng.randrange(1, 80)))

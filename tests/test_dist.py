@@ -52,11 +52,18 @@ def test_sdist_holds_the_package_licence_and_no_tests():
     sdist = only(f"scorecontract-{VERSION}.tar.gz")
     prefix = f"scorecontract-{VERSION}/"
     with tarfile.open(sdist) as archive:
-        names = [n[len(prefix):] for n in archive.getnames() if n.startswith(prefix)]
+        names = [n[len(prefix) :] for n in archive.getnames() if n.startswith(prefix)]
         pyproject = archive.extractfile(prefix + "pyproject.toml").read()
         license_text = archive.extractfile(prefix + "LICENSE").read()
     assert {"LICENSE", "README.md", "pyproject.toml", "PKG-INFO"} <= set(names)
-    assert sorted(n[len("src/scorecontract/"):] for n in names if n.startswith("src/scorecontract/") and not n.endswith("/") and "/__pycache__/" not in n) == MODULES
+    assert (
+        sorted(
+            n[len("src/scorecontract/") :]
+            for n in names
+            if n.startswith("src/scorecontract/") and not n.endswith("/") and "/__pycache__/" not in n
+        )
+        == MODULES
+    )
     assert [n for n in names if looks_like_a_test(n)] == []
     assert pyproject == (ROOT / "pyproject.toml").read_bytes()
     assert license_text == (ROOT / "LICENSE").read_bytes()
@@ -66,7 +73,11 @@ def test_wheel_holds_the_package_licence_py_typed_and_no_tests():
     wheel = only(f"scorecontract-{VERSION}-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-        modules = {n[len("scorecontract/"):]: archive.read(n) for n in names if n.startswith("scorecontract/") and not n.endswith("/")}
+        modules = {
+            n[len("scorecontract/") :]: archive.read(n)
+            for n in names
+            if n.startswith("scorecontract/") and not n.endswith("/")
+        }
         info = f"scorecontract-{VERSION}.dist-info/"
         metadata = archive.read(info + "METADATA").decode("utf-8")
         entry_points = archive.read(info + "entry_points.txt").decode("utf-8")
@@ -101,7 +112,9 @@ def installed(tmp_path_factory):
     wheel = only(f"scorecontract-{VERSION}-py3-none-any.whl")
     result = subprocess.run(
         [str(bin_dir / "python"), "-m", "pip", "install", "--no-index", str(wheel)],
-        capture_output=True, env=env, timeout=300,
+        capture_output=True,
+        env=env,
+        timeout=300,
     )
     if result.returncode != 0:
         raise AssertionError(result.stdout.decode() + result.stderr.decode())
@@ -110,18 +123,29 @@ def installed(tmp_path_factory):
 
 def test_installed_command_prints_the_version(installed):
     bin_dir, env, cwd = installed
-    result = subprocess.run([str(bin_dir / "scorecontract"), "--version"], capture_output=True,
-                            env=env, cwd=cwd, timeout=120)
+    result = subprocess.run(
+        [str(bin_dir / "scorecontract"), "--version"], capture_output=True, env=env, cwd=cwd, timeout=120
+    )
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout.decode().strip() == f"scorecontract {VERSION}"
 
 
 def test_installed_command_decides(installed):
     bin_dir, env, cwd = installed
-    invalid = subprocess.run([str(bin_dir / "scorecontract"), "check", str(FIXTURES / "nan.json")],
-                             capture_output=True, env=env, cwd=cwd, timeout=120)
-    passing = subprocess.run([str(bin_dir / "scorecontract"), "check", str(FIXTURES / "pass-0.9.json")],
-                             capture_output=True, env=env, cwd=cwd, timeout=120)
+    invalid = subprocess.run(
+        [str(bin_dir / "scorecontract"), "check", str(FIXTURES / "nan.json")],
+        capture_output=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+    )
+    passing = subprocess.run(
+        [str(bin_dir / "scorecontract"), "check", str(FIXTURES / "pass-0.9.json")],
+        capture_output=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+    )
     assert (invalid.returncode, passing.returncode) == (3, 0)
     assert invalid.stdout.startswith(b"INVALID non-standard-constant: ")
 
@@ -132,8 +156,7 @@ def test_installed_package_is_the_wheels_and_typed(installed):
         "import os, scorecontract; d = os.path.dirname(scorecontract.__file__); "
         "print(d); print(os.path.isfile(os.path.join(d, 'py.typed')))"
     )
-    result = subprocess.run([str(bin_dir / "python"), "-c", probe], capture_output=True, env=env,
-                            cwd=cwd, timeout=120)
+    result = subprocess.run([str(bin_dir / "python"), "-c", probe], capture_output=True, env=env, cwd=cwd, timeout=120)
     assert result.returncode == 0, result.stderr.decode()
     folder, typed = result.stdout.decode().split()
     assert "site-packages" in folder and not folder.startswith(str(SRC))

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
 from support import ROOT
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -113,13 +114,20 @@ def read_blocks(path: Path) -> list[Example]:
             end += 1
         if end == len(lines):
             raise AssertionError(f"{page}:{number + 1}: the fence is never closed")
-        body = "".join(text[indent:] + "\n" for text in lines[number + 1:end])
+        body = "".join(text[indent:] + "\n" for text in lines[number + 1 : end])
         previous = next((lines[k] for k in range(number - 1, -1, -1) if lines[k].strip()), "")
         marker = _MARKER.match(previous)
-        blocks.append(Example(
-            page, number + 1, opening["label"], body, number + 2,
-            marker["kind"] if marker else None, marker["arg"] if marker else "",
-        ))
+        blocks.append(
+            Example(
+                page,
+                number + 1,
+                opening["label"],
+                body,
+                number + 2,
+                marker["kind"] if marker else None,
+                marker["arg"] if marker else "",
+            )
+        )
         number = end + 1
     for block in blocks:
         if block.label in SHELL:
@@ -189,7 +197,7 @@ def shows(expected: str, actual: str) -> bool:
 # Run inside the example's interpreter: wrap the marked top-level statements,
 # run the block with the page's line numbers, and record what each marked
 # statement gave.  It raises explicitly, never with assert (-O).
-_RUNNER = r'''
+_RUNNER = r"""
 import ast, json, sys
 
 block, marks, results, origin, offset = sys.argv[1:6]
@@ -235,7 +243,7 @@ namespace = {"__name__": "__main__", "__doc_value__": __doc_value__,
 exec(compile(tree, origin, "exec"), namespace)
 with open(results, "w", encoding="utf-8") as stream:
     json.dump({str(line): value for line, value in found.items()}, stream)
-'''
+"""
 
 
 def python_marks(block: Example) -> dict[int, tuple[str, re.Match[str]]]:
@@ -297,21 +305,31 @@ class Page:
         script = []
         for number, command in enumerate(block.commands):
             streams = "2>&1" if block.label == "console" else f'2>"$OUT/{number}.err"'
-            script.append(f'{{ {command.text}\n}} >"$OUT/{number}.out" {streams} </dev/null\necho $? >"$OUT/{number}.rc"')
+            script.append(
+                f'{{ {command.text}\n}} >"$OUT/{number}.out" {streams} </dev/null\necho $? >"$OUT/{number}.rc"'
+            )
         shell = subprocess.run(
-            ["bash", "-c", "\n".join(script)], cwd=self.work, env=dict(self.env, OUT=str(out)),
-            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300, check=False,
+            ["bash", "-c", "\n".join(script)],
+            cwd=self.work,
+            env=dict(self.env, OUT=str(out)),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
         )
         results = []
         for number in range(len(block.commands)):
             err, status = out / f"{number}.err", out / f"{number}.rc"
             if not status.exists():
                 raise AssertionError(f"{block.id}: bash stopped before command {number + 1}\n{shell.stderr}")
-            results.append((
-                int(status.read_text()),
-                (out / f"{number}.out").read_text(encoding="utf-8", errors="backslashreplace"),
-                err.read_text(encoding="utf-8", errors="backslashreplace") if err.exists() else "",
-            ))
+            results.append(
+                (
+                    int(status.read_text()),
+                    (out / f"{number}.out").read_text(encoding="utf-8", errors="backslashreplace"),
+                    err.read_text(encoding="utf-8", errors="backslashreplace") if err.exists() else "",
+                )
+            )
         return results
 
     def run_python(self, block: Example) -> tuple[subprocess.CompletedProcess[str], dict[str, dict[str, object]]]:
@@ -321,9 +339,22 @@ class Page:
         marks = {line: kind for line, (kind, _) in python_marks(block).items()}
         env = dict(self.env, PYTHONPATH=str(self.work / "src"))
         done = subprocess.run(
-            [*_interpreter(), str(self.scratch / "runner.py"), str(code), json.dumps(marks),
-             str(results), block.page, str(block.body_line - 1)],
-            cwd=self.work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300, check=False,
+            [
+                *_interpreter(),
+                str(self.scratch / "runner.py"),
+                str(code),
+                json.dumps(marks),
+                str(results),
+                block.page,
+                str(block.body_line - 1),
+            ],
+            cwd=self.work,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
         )
         found = json.loads(results.read_text(encoding="utf-8")) if results.exists() else {}
         return done, found
@@ -356,10 +387,14 @@ def test_example_does_what_it_shows(block: Example, pages: Pages) -> None:
         assert block.commands, f"{block.id}: a shell block without a command"
         for command, (status, stdout, stderr) in zip(block.commands, result):
             where = f"{block.page}:{command.line}: {command.text}"
-            assert status == command.status, f"{where}\nexit {status}, the example shows {command.status}\n{stdout}{stderr}"
+            assert status == command.status, (
+                f"{where}\nexit {status}, the example shows {command.status}\n{stdout}{stderr}"
+            )
             if command.prints is not None:
                 shown = stdout.rstrip("\n") if block.label == "console" else stdout.removesuffix("\n")
-                assert shows(command.prints, shown), f"{where}\nprinted:\n{stdout}\nthe example shows:\n{command.prints}"
+                assert shows(command.prints, shown), (
+                    f"{where}\nprinted:\n{stdout}\nthe example shows:\n{command.prints}"
+                )
         return
     done, found = result
     assert done.returncode == 0, f"{block.id}: the example failed\n{done.stdout}{done.stderr}"
@@ -385,11 +420,22 @@ def test_examples_run_this_interpreter_at_its_optimize_level(tmp_path: Path) -> 
     probe = "import sys; print(sys.executable, sys.flags.optimize)"
     for name in ("python3", "python"):
         shown = subprocess.run(
-            [str(page.bin / name), "-c", probe], env=page.env, capture_output=True, text=True, timeout=60, check=False,
+            [str(page.bin / name), "-c", probe],
+            env=page.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
         assert shown.stdout.split() == [sys.executable, str(sys.flags.optimize)]
     version = subprocess.run(
-        ["scorecontract", "--version"], cwd=tmp_path, env=page.env, capture_output=True, text=True, timeout=60, check=False,
+        ["scorecontract", "--version"],
+        cwd=tmp_path,
+        env=page.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert version.returncode == 0 and version.stdout.startswith("scorecontract ")
     assert not any(name.startswith("PYTHON") for name in page.env)
@@ -446,7 +492,7 @@ def _invocations(command: str) -> list[list[str]]:
         program = token == "scorecontract" or (number > 0 and tokens[number - 1] == "-m")
         if program and tokens[number + 1] in ("check", "report", "sign"):
             arguments = []
-            for argument in tokens[number + 2:]:
+            for argument in tokens[number + 2 :]:
                 if argument and set(argument) <= set("|&;<>()"):
                     break
                 arguments.append(argument)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""dumps(): the producer side refuses what the consumer would (SPEC section 8)."""
+"""dumps(): the producer side refuses what the consumer would (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from scorecontract import InvalidEvidence, Policy, PolicyError, Verdict, dumps, evaluate, loads
+from scorecontract import InvalidEvidence, Policy, PolicyError, Verdict, dumps, evaluate, loads, report
 from support import fixture_bytes, manifest_cases
 
 CASES = manifest_cases()
@@ -130,9 +130,7 @@ REFUSED_RECORDS += [
 ]
 
 
-@pytest.mark.parametrize(
-    "record, policy, code", [r[1:] for r in REFUSED_RECORDS], ids=[r[0] for r in REFUSED_RECORDS]
-)
+@pytest.mark.parametrize("record, policy, code", [r[1:] for r in REFUSED_RECORDS], ids=[r[0] for r in REFUSED_RECORDS])
 def test_refused_records(record, policy, code):
     with pytest.raises(InvalidEvidence) as info:
         dumps(record, policy=policy)
@@ -235,3 +233,188 @@ def test_a_non_dict_record_is_named_in_the_message():
     with pytest.raises(InvalidEvidence) as info:
         dumps(OrderedDict(score=0.9))
     assert "collections.OrderedDict" in info.value.message
+
+
+# --- trial lines and envelopes ----------------------------------------------
+
+TRIALS = [
+    ("plain", {"trial_id": "t-1", "score": 0.9}, '{"trial_id": "t-1", "score": 0.9}'),
+    ("score-first", {"score": 1, "trial_id": "t-1"}, '{"score": 1, "trial_id": "t-1"}'),
+    (
+        "extra-members",
+        {"trial_id": "t-1", "score": 0.5, "seed": 7, "model": "m", "ok": True, "notes": None},
+        '{"trial_id": "t-1", "score": 0.5, "seed": 7, "model": "m", "ok": true, "notes": null}',
+    ),
+    (
+        "nested",
+        {"trial_id": "t-1", "score": 0, "tags": ["a", {"b": [1.5, -2]}]},
+        '{"trial_id": "t-1", "score": 0, "tags": ["a", {"b": [1.5, -2]}]}',
+    ),
+    ("unicode-id", {"trial_id": "t\u00e9\n\u2028", "score": 0.8}, '{"trial_id": "t\\u00e9\\n\\u2028", "score": 0.8}'),
+    (
+        "candidate-extra",
+        {"trial_id": "t-1", "score": 0.9, "candidate": "m-1"},
+        '{"trial_id": "t-1", "score": 0.9, "candidate": "m-1"}',
+    ),
+]
+
+
+@pytest.mark.parametrize("record, text", [t[1:] for t in TRIALS], ids=[t[0] for t in TRIALS])
+def test_a_trial_line_is_written_and_read_back_by_report(record, text):
+    line = dumps(record, shape="trial")
+    assert line == text and "\n" not in line and line.isascii()
+    result = report((line + "\n").encode("ascii"), scheduled=1)
+    assert (result.valid, result.invalid) == (1, 0)
+    expected = Verdict.PASS if record["score"] >= 0.8 else Verdict.FAIL
+    assert result.verdict is expected
+    assert next(result.trials())[0] == record["trial_id"]
+
+
+def test_trial_lines_written_one_by_one_make_a_file_report_reads():
+    lines = [dumps({"trial_id": f"t-{i}", "score": i / 10, "seed": i}, shape="trial") for i in range(11)]
+    result = report(("\n".join(lines) + "\n").encode("ascii"), scheduled=11, metric="pass-rate", min_pass_rate=0.27)
+    assert (result.valid, result.invalid) == (11, 0)
+    assert result.pass_rate.numerator == 3 and result.verdict is Verdict.PASS
+
+
+ENVELOPES = [
+    ("candidate", {"candidate": "m-1", "score": 0.9}, '{"candidate": "m-1", "score": 0.9}'),
+    (
+        "with-run",
+        {"candidate": "m-1", "run_id": "r-7", "score": 0.9},
+        '{"candidate": "m-1", "run_id": "r-7", "score": 0.9}',
+    ),
+    (
+        "score-first",
+        {"score": 0.5, "run_id": "r-7", "candidate": "m-1"},
+        '{"score": 0.5, "run_id": "r-7", "candidate": "m-1"}',
+    ),
+]
+
+
+@pytest.mark.parametrize("record, text", [e[1:] for e in ENVELOPES], ids=[e[0] for e in ENVELOPES])
+def test_an_envelope_is_written_and_read_back_by_a_bound_gate(record, text):
+    assert dumps(record, shape="envelope") == text
+    decision = evaluate(text, candidate=record["candidate"], run_id=record.get("run_id"))
+    assert decision.verdict is (Verdict.PASS if record["score"] >= 0.8 else Verdict.FAIL)
+    # An envelope is not a score record, and a score record is not an envelope.
+    assert evaluate(text).code == "unexpected-member"
+    with pytest.raises(InvalidEvidence) as info:
+        dumps(record)
+    assert info.value.code == "unexpected-member"
+
+
+def test_exact_decimals_in_a_trial_and_an_envelope():
+    score = Decimal("0.79999999999999999999")
+    line = dumps({"trial_id": "t", "score": score}, policy=EXACT, shape="trial")
+    assert line == '{"trial_id": "t", "score": 0.79999999999999999999}'
+    assert report(line.encode() + b"\n", scheduled=1, policy=EXACT).verdict is Verdict.FAIL
+    text = dumps({"candidate": "m", "score": score}, policy=EXACT, shape="envelope")
+    assert evaluate(text, policy=EXACT, candidate="m").verdict is Verdict.FAIL
+
+
+class Opaque:
+    pass
+
+
+cyclic: list[object] = []
+cyclic.append(cyclic)
+
+REFUSED_SHAPES = [
+    ("trial-no-id", {"score": 0.9}, "trial", "missing-member"),
+    ("trial-empty-id", {"trial_id": "", "score": 0.9}, "trial", "bad-trial-id"),
+    ("trial-int-id", {"trial_id": 7, "score": 0.9}, "trial", "bad-trial-id"),
+    ("trial-no-score", {"trial_id": "t"}, "trial", "missing-member"),
+    ("trial-nan-score", {"trial_id": "t", "score": float("nan")}, "trial", "non-finite"),
+    ("trial-bool-score", {"trial_id": "t", "score": True}, "trial", "wrong-type"),
+    ("trial-out-of-range", {"trial_id": "t", "score": 2}, "trial", "out-of-range"),
+    ("trial-nan-extra", {"trial_id": "t", "score": 0.9, "x": [float("inf")]}, "trial", "non-finite"),
+    ("trial-decimal-extra", {"trial_id": "t", "score": 0.9, "x": Decimal("1")}, "trial", "wrong-type"),
+    ("trial-object-extra", {"trial_id": "t", "score": 0.9, "x": Opaque()}, "trial", "wrong-type"),
+    ("trial-tuple-extra", {"trial_id": "t", "score": 0.9, "x": (1, 2)}, "trial", "wrong-type"),
+    ("trial-nested-int-key", {"trial_id": "t", "score": 0.9, "x": {1: 2}}, "trial", "unexpected-member"),
+    ("trial-nested-duplicate", {"trial_id": "t", "score": 0.9, "x": {"1": 1, 1: 2}}, "trial", "duplicate-member"),
+    ("trial-huge-int-extra", {"trial_id": "t", "score": 0.9, "x": 10**700}, "trial", "too-many-digits"),
+    ("trial-cycle", {"trial_id": "t", "score": 0.9, "x": cyclic}, "trial", "too-deep"),
+    ("trial-surrogate-id", {"trial_id": "t\ud800", "score": 0.9}, "trial", "lone-surrogate"),
+    ("trial-surrogate-extra", {"trial_id": "t", "score": 0.9, "x": "\udfff"}, "trial", "lone-surrogate"),
+    ("trial-list", [{"trial_id": "t", "score": 0.9}], "trial", "not-an-object"),
+    ("envelope-no-candidate", {"score": 0.9}, "envelope", "missing-candidate"),
+    ("envelope-empty-candidate", {"candidate": "", "score": 0.9}, "envelope", "candidate-mismatch"),
+    ("envelope-null-candidate", {"candidate": None, "score": 0.9}, "envelope", "candidate-mismatch"),
+    ("envelope-int-run", {"candidate": "m", "run_id": 3, "score": 0.9}, "envelope", "run-id-mismatch"),
+    ("envelope-null-run", {"candidate": "m", "run_id": None, "score": 0.9}, "envelope", "run-id-mismatch"),
+    ("envelope-no-score", {"candidate": "m"}, "envelope", "missing-member"),
+    ("envelope-extra", {"candidate": "m", "score": 0.9, "seed": 1}, "envelope", "unexpected-member"),
+    ("envelope-nan", {"candidate": "m", "score": float("nan")}, "envelope", "non-finite"),
+    ("envelope-surrogate", {"candidate": "m\udc00", "score": 0.9}, "envelope", "lone-surrogate"),
+]
+
+
+@pytest.mark.parametrize("record, shape, code", [r[1:] for r in REFUSED_SHAPES], ids=[r[0] for r in REFUSED_SHAPES])
+def test_refused_trials_and_envelopes(record, shape, code):
+    with pytest.raises(InvalidEvidence) as info:
+        dumps(record, shape=shape)
+    assert info.value.code == code
+
+
+def test_the_depth_limit_is_the_consumers():
+    # The record is one level; 127 more are still read by the consumer.
+    deep: object = 1
+    for _ in range(127):
+        deep = [deep]
+    line = dumps({"trial_id": "t", "score": 0.9, "x": deep}, shape="trial")
+    assert report(line.encode() + b"\n", scheduled=1).valid == 1
+    with pytest.raises(InvalidEvidence) as info:
+        dumps({"trial_id": "t", "score": 0.9, "x": [deep]}, shape="trial")
+    assert info.value.code == "too-deep"
+    assert report(json.dumps({"trial_id": "t", "score": 0.9, "x": [deep]}).encode(), scheduled=1).invalid == 1
+
+
+@pytest.mark.parametrize("shape", ["line", "", None, "Score", 1])
+def test_an_unknown_shape_is_a_configuration_error(shape):
+    with pytest.raises(PolicyError) as info:
+        dumps({"score": 0.9}, shape=shape)
+    assert info.value.code == "bad-policy"
+
+
+def test_random_trial_records_dumps_accepts_are_valid_trials():
+    rng = random.Random(16)
+    values = [
+        None,
+        True,
+        0,
+        1,
+        -1,
+        0.5,
+        1.5,
+        float("nan"),
+        "x",
+        "\ud800",
+        [],
+        {},
+        [1, [2]],
+        {"a": 1},
+        Decimal("0.5"),
+        10**700,
+        {1: 1},
+    ]
+    accepted = refused = 0
+    for _ in range(3000):
+        record: dict[object, object] = {}
+        for name in rng.sample(["trial_id", "score", "seed", "note", "candidate"], rng.randint(0, 5)):
+            if name == "trial_id":
+                record[name] = rng.choice(["t", "", "t\ud800", 7, None, "t-\u00e9"])
+            elif name == "score":
+                record[name] = rng.choice([0.9, 0.1, 1, 2, -0.0, True, "0.9", float("inf"), None])
+            else:
+                record[name] = rng.choice(values)
+        try:
+            line = dumps(record, shape="trial")
+        except InvalidEvidence:
+            refused += 1
+            continue
+        accepted += 1
+        result = report(line.encode("ascii"), scheduled=1)
+        assert (result.valid, result.invalid) == (1, 0), line
+    assert accepted > 40 and refused > 1000

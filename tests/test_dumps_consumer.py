@@ -25,10 +25,21 @@ WIDE = Policy(0, minimum=Decimal("-1e999"), maximum=Decimal("1e999"), exact=True
 def decimals() -> list[Decimal]:
     rng = random.Random(1001)
     values = [
-        Decimal("1E-1001"), Decimal("1E-1000"), Decimal("1E-999"), Decimal("-1E-1001"),
-        Decimal("0E-1001"), Decimal("0E-5000"), Decimal("0E+2000"), Decimal("1E+1000"),
-        Decimal("1E+1001"), Decimal("9.99E+1000"), Decimal("1." + "0" * 700),
-        Decimal("0." + "1" * 638), Decimal("0." + "1" * 639), Decimal("0.5"), Decimal("-0"),
+        Decimal("1E-1001"),
+        Decimal("1E-1000"),
+        Decimal("1E-999"),
+        Decimal("-1E-1001"),
+        Decimal("0E-1001"),
+        Decimal("0E-5000"),
+        Decimal("0E+2000"),
+        Decimal("1E+1000"),
+        Decimal("1E+1001"),
+        Decimal("9.99E+1000"),
+        Decimal("1." + "0" * 700),
+        Decimal("0." + "1" * 638),
+        Decimal("0." + "1" * 639),
+        Decimal("0.5"),
+        Decimal("-0"),
     ]
     for _ in range(300):
         digits = "".join(rng.choice("0123456789") for _ in range(rng.randrange(1, 40)))

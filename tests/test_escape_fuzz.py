@@ -56,7 +56,7 @@ HOSTILE = (
 )
 # Chunks of eight, so each test is one command over a name holding several
 # hostile characters at once; every character is in every command's fuzz.
-CHUNKS = ["".join(HOSTILE[i:i + 8]) for i in range(0, len(HOSTILE), 8)]
+CHUNKS = ["".join(HOSTILE[i : i + 8]) for i in range(0, len(HOSTILE), 8)]
 TAG = "TAG"
 
 
@@ -120,7 +120,9 @@ def _cases(tmp: str, hostile: str, key: str):
     name = f"{TAG}{hostile}{TAG}"
     path = os.path.join(tmp, name + ".json")
     _write(path, b'{"score": 0.5}')
-    judgment = _write(os.path.join(tmp, name + ".judgment"), json.dumps({"pass": True, "reason": name}, ensure_ascii=False).encode())
+    judgment = _write(
+        os.path.join(tmp, name + ".judgment"), json.dumps({"pass": True, "reason": name}, ensure_ascii=False).encode()
+    )
     lines = [
         {"trial_id": f"ok{name}", "score": 0.9},
         {"trial_id": f"bad{name}", "score": "0.9"},
@@ -128,7 +130,10 @@ def _cases(tmp: str, hostile: str, key: str):
     ]
     trials = _write(
         os.path.join(tmp, name + ".jsonl"),
-        b"".join(json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines) + b"{not json " + name.encode() + b"\n",
+        b"".join(json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines)
+        + b"{not json "
+        + name.encode()
+        + b"\n",
     )
     manifest = _write(
         os.path.join(tmp, name + ".manifest"),
@@ -144,13 +149,21 @@ def _cases(tmp: str, hostile: str, key: str):
             (f"check {form}", ["check", "--format", form, path], form != "text"),
             (f"check {form} missing", ["check", "--format", form, missing], True),
             (f"judgment {form}", ["check", "--contract", "judgment", "--format", form, judgment], form != "text"),
-            (f"check {form} receipt", ["check", "--format", form, "--receipt", os.path.join(tmp, name + f".{form}.receipt"), path], form != "text"),
+            (
+                f"check {form} receipt",
+                ["check", "--format", form, "--receipt", os.path.join(tmp, name + f".{form}.receipt"), path],
+                form != "text",
+            ),
             (f"check {form} candidate", ["check", "--format", form, "--candidate", name, path], False),
         ]
     for form in ("text", "json", "markdown", "github"):
         cases += [
             (f"report {form}", ["report", "--format", form, "--manifest", manifest, trials], True),
-            (f"report {form} review", ["report", "--format", form, "--scheduled", "5", "--review-owner", name, trials], False),
+            (
+                f"report {form} review",
+                ["report", "--format", form, "--scheduled", "5", "--review-owner", name, trials],
+                False,
+            ),
         ]
     cases += [
         ("sign", ["sign", "--key-file", key, path], True),
@@ -237,7 +250,9 @@ def test_real_streams_carry_no_raw_control_byte(tmp_path):
     for args in runs:
         result = subprocess.run(
             [os.fsencode(sys.executable), b"-m", b"scorecontract", *args],
-            capture_output=True, env=env, timeout=120,
+            capture_output=True,
+            env=env,
+            timeout=120,
         )
         assert result.returncode in (0, 2, 3), (args, result.stderr)
         assert b"Traceback" not in result.stderr

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Exact mode: numbers compared as their decimal text (SPEC section 4)."""
+"""Exact mode: numbers compared as their decimal text (docs/policies.md)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,7 @@ EXACT = Policy(exact=True)
 
 RECORDS = [
     # (id, number text, float-mode verdict and code, exact-mode verdict and code)
-    ("just-below-20-digits", "0.79999999999999999999",
-     ("PASS", "meets-threshold"), ("FAIL", "below-threshold")),
+    ("just-below-20-digits", "0.79999999999999999999", ("PASS", "meets-threshold"), ("FAIL", "below-threshold")),
     ("just-above-one", "1.0000000000000001", ("PASS", "meets-threshold"), ("INVALID", "out-of-range")),
     # A double reads 1e-400 as 0.0: refused, since that flips "score > 0".
     ("tiny", "1e-400", ("INVALID", "underflow"), ("FAIL", "below-threshold")),
@@ -28,16 +27,17 @@ RECORDS = [
     ("negative-zero", "-0.0", ("FAIL", "below-threshold"), ("FAIL", "below-threshold")),
     ("integer-one", "1", ("PASS", "meets-threshold"), ("PASS", "meets-threshold")),
     ("overflow", "1e400", ("INVALID", "non-finite"), ("INVALID", "out-of-range")),
-    ("exponent-beyond-decimal", "1e9999999999999999999999",
-     ("INVALID", "non-finite"), ("INVALID", "too-many-digits")),
-    ("negative-exponent-beyond-decimal", "1e-9999999999999999999999",
-     ("INVALID", "underflow"), ("INVALID", "too-many-digits")),
+    ("exponent-beyond-decimal", "1e9999999999999999999999", ("INVALID", "non-finite"), ("INVALID", "too-many-digits")),
+    (
+        "negative-exponent-beyond-decimal",
+        "1e-9999999999999999999999",
+        ("INVALID", "underflow"),
+        ("INVALID", "too-many-digits"),
+    ),
 ]
 
 
-@pytest.mark.parametrize(
-    "number, floating, exact", [r[1:] for r in RECORDS], ids=[r[0] for r in RECORDS]
-)
+@pytest.mark.parametrize("number, floating, exact", [r[1:] for r in RECORDS], ids=[r[0] for r in RECORDS])
 def test_float_and_exact_paths(number, floating, exact):
     record = '{"score": %s}' % number
     as_float = evaluate(record)
@@ -51,16 +51,12 @@ def test_exact_score_is_the_decimal_text():
     assert type(decision.score) is Decimal
     assert decision.score == Decimal("1e-400") and decision.score != 0
     assert evaluate(b'{"score": 1e-400}').code == "underflow"
-    assert evaluate(b'{"score": 0.79999999999999999999}', policy=EXACT).score == Decimal(
-        "0.79999999999999999999"
-    )
+    assert evaluate(b'{"score": 0.79999999999999999999}', policy=EXACT).score == Decimal("0.79999999999999999999")
     assert type(evaluate(b'{"score": 1}', policy=EXACT).score) is int
 
 
 def test_loads_exact_decodes_decimals():
-    assert loads('{"score": 0.79999999999999999999}', exact=True) == {
-        "score": Decimal("0.79999999999999999999")
-    }
+    assert loads('{"score": 0.79999999999999999999}', exact=True) == {"score": Decimal("0.79999999999999999999")}
     with pytest.raises(InvalidEvidence) as info:
         loads('{"score": NaN}', exact=True)
     assert info.value.code == "non-standard-constant"
@@ -70,10 +66,20 @@ HOSTILE_CONTEXTS = {
     # Every trap on, one digit of precision, a tiny exponent range: any
     # rounding or any mixed float comparison would raise or change a result.
     "all-traps": decimal.Context(
-        prec=1, Emax=1, Emin=-1,
-        traps=[decimal.Inexact, decimal.Rounded, decimal.Overflow, decimal.Underflow,
-               decimal.Subnormal, decimal.Clamped, decimal.InvalidOperation,
-               decimal.DivisionByZero, decimal.FloatOperation],
+        prec=1,
+        Emax=1,
+        Emin=-1,
+        traps=[
+            decimal.Inexact,
+            decimal.Rounded,
+            decimal.Overflow,
+            decimal.Underflow,
+            decimal.Subnormal,
+            decimal.Clamped,
+            decimal.InvalidOperation,
+            decimal.DivisionByZero,
+            decimal.FloatOperation,
+        ],
     ),
     # No trap at all: an invalid operation would quietly give NaN.
     "no-traps": decimal.Context(prec=1, traps=[]),
@@ -109,6 +115,7 @@ def test_a_float_counts_as_its_shortest_decimal_text():
 
 # The command line: the issue's acceptance items.
 
+
 @pytest.fixture
 def just_below(tmp_path):
     path = tmp_path / "score.json"
@@ -141,8 +148,24 @@ def test_cli_exact_threshold_is_decimal_text(just_below, threshold, status):
 
 @pytest.mark.parametrize("exact", [[], ["--exact"]], ids=["float", "exact"])
 @pytest.mark.parametrize(
-    "threshold", ["nan", "NaN", "inf", "Infinity", "-Infinity", "1.5", "true", "false", "null", '"0.8"',
-                  "[0.8]", "1e400", "1e9999999999999999999999", "", "0.8 0.9"],
+    "threshold",
+    [
+        "nan",
+        "NaN",
+        "inf",
+        "Infinity",
+        "-Infinity",
+        "1.5",
+        "true",
+        "false",
+        "null",
+        '"0.8"',
+        "[0.8]",
+        "1e400",
+        "1e9999999999999999999999",
+        "",
+        "0.8 0.9",
+    ],
 )
 def test_cli_bad_threshold_exits_2_with_one_line(just_below, capsys, threshold, exact):
     status = cli.main(["check", *exact, f"--threshold={threshold}", just_below])

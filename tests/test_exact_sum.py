@@ -48,8 +48,13 @@ def exact_value(score: bytes) -> Decimal:
 def test_random_mixtures_of_equal_values_sum_exactly():
     # Pairs of an int and a float that compare equal but differ in decimal
     # value, and pairs that are the same value (1 and 1.0).
-    pairs = [(b"1e23", b"99999999999999991611392"), (b"1e22", b"10000000000000000000000"),
-             (b"9007199254740993.0", b"9007199254740993"), (b"1.0", b"1"), (b"0.0", b"0")]
+    pairs = [
+        (b"1e23", b"99999999999999991611392"),
+        (b"1e22", b"10000000000000000000000"),
+        (b"9007199254740993.0", b"9007199254740993"),
+        (b"1.0", b"1"),
+        (b"0.0", b"0"),
+    ]
     rng = random.Random(5)
     policy = Policy(0, maximum=1e30)
     decided = set()

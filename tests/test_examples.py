@@ -28,13 +28,19 @@ CALLER = EXAMPLES / "python_caller.py"
 def test_every_example_is_exercised():
     # A new example needs a test here (or in test_release.py).
     assert sorted(p.name for p in EXAMPLES.iterdir()) == [
-        "github-workflow.yml", "python_caller.py", "release.sh", "release_signed.sh",
+        "github-workflow.yml",
+        "python_caller.py",
+        "release.sh",
+        "release_signed.sh",
     ]
 
 
 def test_every_example_carries_the_licence_tag():
     for path in EXAMPLES.iterdir():
-        assert "SPDX-License-Identifier: MIT" in path.read_text(encoding="utf-8").splitlines()[1 if path.suffix == ".sh" else 0]
+        assert (
+            "SPDX-License-Identifier: MIT"
+            in path.read_text(encoding="utf-8").splitlines()[1 if path.suffix == ".sh" else 0]
+        )
 
 
 # -- the GitHub Actions workflow ---------------------------------------------
@@ -49,7 +55,7 @@ def step_script(workflow: str, step_id: str) -> str:
         if match:
             indent = len(match.group(1))
             block = []
-            for line in lines[number + 1:]:
+            for line in lines[number + 1 :]:
                 if line.strip() and len(line) - len(line.lstrip()) <= indent:
                     break
                 block.append(line)
@@ -70,7 +76,11 @@ def run_gate_step(tmp_path, evidence_name):
     # `shell: bash` runs the script as `bash -e {0}`.
     (tmp_path / "step.sh").write_text(script, encoding="utf-8")
     result = subprocess.run(
-        ["bash", "-e", str(tmp_path / "step.sh")], capture_output=True, cwd=work, env=env, timeout=120,
+        ["bash", "-e", str(tmp_path / "step.sh")],
+        capture_output=True,
+        cwd=work,
+        env=env,
+        timeout=120,
     )
     return result, summary.read_text(encoding="utf-8"), work
 
@@ -122,7 +132,10 @@ def caller():
 def test_caller_maps_every_verdict_explicitly(caller):
     actions = {verdict: caller.action_for(verdict) for verdict in Verdict}
     assert actions == {
-        Verdict.PASS: "release", Verdict.FAIL: "reject", Verdict.INVALID: "quarantine", Verdict.REVIEW: "hold",
+        Verdict.PASS: "release",
+        Verdict.FAIL: "reject",
+        Verdict.INVALID: "quarantine",
+        Verdict.REVIEW: "hold",
     }
 
 
@@ -134,14 +147,19 @@ def test_caller_blocks_anything_that_is_not_a_verdict(caller, stranger):
 
 @pytest.mark.parametrize(
     "evidence, status, action",
-    [("pass-0.9.json", 0, b"release: PASS"), ("fail-0.7.json", 1, b"reject: FAIL"),
-     ("nan.json", 3, b"quarantine: INVALID non-standard-constant"),
-     ("overflow-1e400.json", 3, b"quarantine: INVALID non-finite")],
+    [
+        ("pass-0.9.json", 0, b"release: PASS"),
+        ("fail-0.7.json", 1, b"reject: FAIL"),
+        ("nan.json", 3, b"quarantine: INVALID non-standard-constant"),
+        ("overflow-1e400.json", 3, b"quarantine: INVALID non-finite"),
+    ],
 )
 def test_caller_as_a_script(evidence, status, action):
     result = subprocess.run(
         [sys.executable, str(CALLER), str(FIXTURES / evidence)],
-        capture_output=True, env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=120,
+        capture_output=True,
+        env={"PYTHONPATH": str(SRC), "PATH": ""},
+        timeout=120,
     )
     assert result.returncode == status, result.stderr.decode()
     assert result.stdout.startswith(action)
@@ -150,7 +168,9 @@ def test_caller_as_a_script(evidence, status, action):
 def test_caller_missing_file_is_quarantined(tmp_path):
     result = subprocess.run(
         [sys.executable, str(CALLER), str(tmp_path / "absent.json")],
-        capture_output=True, env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=120,
+        capture_output=True,
+        env={"PYTHONPATH": str(SRC), "PATH": ""},
+        timeout=120,
     )
     assert result.returncode == 3
     assert result.stderr.startswith(b"quarantine: ")
@@ -161,7 +181,9 @@ def test_caller_oversize_evidence_is_invalid(tmp_path, caller):
     big.write_bytes(b" " * (caller.MAX_BYTES + 10) + b'{"score": 0.9}')
     result = subprocess.run(
         [sys.executable, str(CALLER), str(big)],
-        capture_output=True, env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=120,
+        capture_output=True,
+        env={"PYTHONPATH": str(SRC), "PATH": ""},
+        timeout=120,
     )
     assert result.returncode == 3
     assert result.stdout.startswith(b"quarantine: INVALID too-large")

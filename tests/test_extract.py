@@ -28,7 +28,11 @@ FOUND = [
     ("inline-fence", 'Answer: ```json {"pass": true}```', '{"pass": true}'),
     ("closing-brace-in-string", '{"reason": "a } here", "pass": true} tail }', '{"reason": "a } here", "pass": true}'),
     ("opening-brace-in-string", '{"reason": "a { here", "pass": true} tail', '{"reason": "a { here", "pass": true}'),
-    ("escaped-quote-in-string", r'{"reason": "say \"}\" now", "pass": true} x', r'{"reason": "say \"}\" now", "pass": true}'),
+    (
+        "escaped-quote-in-string",
+        r'{"reason": "say \"}\" now", "pass": true} x',
+        r'{"reason": "say \"}\" now", "pass": true}',
+    ),
     ("escaped-backslash-at-end", r'{"reason": "ends \\", "pass": true} }', r'{"reason": "ends \\", "pass": true}'),
     ("two-objects-first-wins", '{"pass": false} then {"pass": true}', '{"pass": false}'),
     ("prose-braces-skipped", 'Rubric {criteria} and {{x}} then {"pass": true}', '{"pass": true}'),

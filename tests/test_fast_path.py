@@ -19,7 +19,7 @@ def never(raw):
 
 def full_path(raw, policy=None):
     saved = list(evaluate_module._fast_matchers)
-    evaluate_module._fast_matchers[:] = [(never, never)]
+    evaluate_module._fast_matchers[:] = [never, never]
     try:
         return evaluate(raw, policy=policy)
     finally:
@@ -27,7 +27,7 @@ def full_path(raw, policy=None):
 
 
 def fast_path_matches(raw):
-    text_match, bytes_match = evaluate_module._compile_fast_matchers()[0]
+    text_match, bytes_match = evaluate_module._compile_fast_matchers()
     return (bytes_match if type(raw) is bytes else text_match)(raw) is not None
 
 
@@ -37,10 +37,12 @@ def canonical_records(seed: int, count: int) -> list[bytes]:
     for _ in range(count):
         sign = rng.choice(["", "-"])
         integer = rng.choice(["0", "1", "2", str(rng.randint(0, 10**30))])
-        fraction = rng.choice(["", "." + str(rng.randint(0, 10**rng.randint(1, 25)))])
+        fraction = rng.choice(["", "." + str(rng.randint(0, 10 ** rng.randint(1, 25)))])
         exponent = rng.choice(["", f"e{rng.randint(-400, 400)}", f"E+{rng.randint(0, 3)}", f"e-{rng.randint(0, 3)}"])
         space = rng.choice(["", " ", "\n\t", "\r\n  "])
-        out.append(f'{space}{{{space}"score"{space}:{space}{sign}{integer}{fraction}{exponent}{space}}}{space}'.encode())
+        out.append(
+            f'{space}{{{space}"score"{space}:{space}{sign}{integer}{fraction}{exponent}{space}}}{space}'.encode()
+        )
     return out
 
 

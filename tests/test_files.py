@@ -401,7 +401,9 @@ def write_only_stdin(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[
     with open(sink, "ab") as stdin:
         return subprocess.run(
             [sys.executable, "-m", "scorecontract", *args],
-            stdin=stdin, capture_output=True, timeout=60,
+            stdin=stdin,
+            capture_output=True,
+            timeout=60,
             env={**os.environ, "PYTHONPATH": str(SRC)},
         )
 
@@ -480,7 +482,11 @@ def test_every_command_writes_through_the_one_writer(tmp_path, capsys, kind):
         after = os.lstat(target) if os.path.lexists(target) else None
         assert (before is None) == (after is None)
         if before is not None and after is not None:
-            assert (before.st_ino, before.st_mode, before.st_mtime_ns) == (after.st_ino, after.st_mode, after.st_mtime_ns)
+            assert (before.st_ino, before.st_mode, before.st_mtime_ns) == (
+                after.st_ino,
+                after.st_mode,
+                after.st_mtime_ns,
+            )
     assert evidence.read_bytes() == EVIDENCE
     if kind == "symlink":
         assert (tmp_path / "target").read_bytes() == EVIDENCE

@@ -12,15 +12,48 @@ import random
 
 import pytest
 
-from scorecontract import Policy, Verdict, decide, evaluate, loads
-from scorecontract import InvalidEvidence
+from scorecontract import InvalidEvidence, Policy, Verdict, decide, evaluate, loads
 from support import fixture_bytes, manifest_cases
 
 ATOMS = [
-    b"{", b"}", b"[", b"]", b":", b",", b'"', b"\\", b"\\u", b"0", b"1", b"9", b".",
-    b"e", b"E", b"-", b"+", b" ", b"\t", b"\n", b"\r", b"\x00", b"\xff", b"\xef\xbb\xbf",
-    b"\xed\xa0\x80", b"NaN", b"Infinity", b"true", b"false", b"null", b"score",
-    b'"score"', b"0.8", b"1e400", b"d800", b"0073", b"\xc3\xa9", b"\xe2\x82",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b":",
+    b",",
+    b'"',
+    b"\\",
+    b"\\u",
+    b"0",
+    b"1",
+    b"9",
+    b".",
+    b"e",
+    b"E",
+    b"-",
+    b"+",
+    b" ",
+    b"\t",
+    b"\n",
+    b"\r",
+    b"\x00",
+    b"\xff",
+    b"\xef\xbb\xbf",
+    b"\xed\xa0\x80",
+    b"NaN",
+    b"Infinity",
+    b"true",
+    b"false",
+    b"null",
+    b"score",
+    b'"score"',
+    b"0.8",
+    b"1e400",
+    b"d800",
+    b"0073",
+    b"\xc3\xa9",
+    b"\xe2\x82",
 ]
 
 
@@ -75,7 +108,7 @@ def mutate(rng: random.Random, data: bytes) -> bytes:
         if choice < 0.4:
             data[position:position] = rng.choice(ATOMS)
         elif choice < 0.7 and data:
-            del data[position:position + rng.randint(1, 3)]
+            del data[position : position + rng.randint(1, 3)]
         elif data:
             index = min(position, len(data) - 1)
             data[index] = rng.randrange(256)
@@ -96,9 +129,7 @@ def generated_inputs(seed: int, count: int) -> list[bytes]:
         else:
             spaces = lambda: rng.choice(["", " ", "\n", "\t\r\n"])  # noqa: E731
             number = rng.choice(numbers) if rng.random() < 0.7 else repr(rng.random())
-            inputs.append(
-                f'{spaces()}{{{spaces()}"score"{spaces()}:{spaces()}{number}{spaces()}}}{spaces()}'.encode()
-            )
+            inputs.append(f'{spaces()}{{{spaces()}"score"{spaces()}:{spaces()}{number}{spaces()}}}{spaces()}'.encode())
     return inputs
 
 
@@ -153,11 +184,23 @@ def test_decide_is_total_over_random_values(exact):
     rng = random.Random(7)
     policy = Policy(exact=exact)
     values = [
-        rng.choice([
-            rng.random(), -rng.random(), rng.random() * 1e308 * 10, float("nan"),
-            rng.randint(-5, 5), 10 ** rng.randint(0, 6000), rng.choice([True, False]),
-            str(rng.random()), None, [rng.random()], {"score": 0.9}, object(), b"\x00",
-        ])
+        rng.choice(
+            [
+                rng.random(),
+                -rng.random(),
+                rng.random() * 1e308 * 10,
+                float("nan"),
+                rng.randint(-5, 5),
+                10 ** rng.randint(0, 6000),
+                rng.choice([True, False]),
+                str(rng.random()),
+                None,
+                [rng.random()],
+                {"score": 0.9},
+                object(),
+                b"\x00",
+            ]
+        )
         for _ in range(3000)
     ]
     for value in values:

@@ -27,7 +27,8 @@ PACKAGE = SRC / "scorecontract"
 # private (underscore) modules.  Modules 3.12 and 3.13 removed (distutils,
 # imp, cgi, telnetlib, ...) are left out on purpose: they are not in every
 # supported Python.
-STDLIB_ALL_SUPPORTED = frozenset("""
+STDLIB_ALL_SUPPORTED = frozenset(
+    """
 __future__ abc antigravity argparse array ast asyncio atexit base64 bdb
 binascii bisect builtins bz2 cProfile calendar cmath cmd code codecs codeop
 collections colorsys compileall concurrent configparser contextlib
@@ -49,7 +50,8 @@ tkinter token tokenize trace traceback tracemalloc tty turtle turtledemo
 types typing unicodedata unittest urllib uuid venv warnings wave weakref
 webbrowser winreg winsound wsgiref xml xmlrpc zipapp zipfile zipimport zlib
 zoneinfo
-""".split())
+""".split()
+)
 
 # Standard-library modules newer than 3.9: usable only behind a guard
 # (``try: ... except ImportError`` or ``if sys.version_info >= ...``).
@@ -57,11 +59,26 @@ STDLIB_NEWER = frozenset({"tomllib"})
 
 # Heavy or unrelated modules that importing the package, or deciding on a
 # record, must not load: they are imported lazily, inside the functions
-# that need them (SPEC section 9; the vendoring bar of tomli and packaging).
+# that need them (docs/vendoring.md; the vendoring bar of tomli and packaging).
 NOT_AT_IMPORT = (
-    "argparse", "dataclasses", "decimal", "fractions", "hashlib", "hmac", "inspect",
-    "logging", "numbers", "pathlib", "shutil", "subprocess", "tempfile",
-    "threading", "tomllib", "typing", "typing_extensions", "xml",
+    "argparse",
+    "dataclasses",
+    "decimal",
+    "fractions",
+    "hashlib",
+    "hmac",
+    "inspect",
+    "logging",
+    "numbers",
+    "pathlib",
+    "shutil",
+    "subprocess",
+    "tempfile",
+    "threading",
+    "tomllib",
+    "typing",
+    "typing_extensions",
+    "xml",
 )
 
 
@@ -184,9 +201,7 @@ def test_the_walk_sees_the_imports_there_are():
     levels = {n.level for n in ast.walk(ast.parse(init)) if isinstance(n, ast.ImportFrom)}
     assert 1 in levels  # __init__ re-exports from private modules, relatively
     everything = "\n".join(p.read_text(encoding="utf-8") for p in FILES)
-    modules = {
-        alias.name for n in ast.walk(ast.parse(everything)) if isinstance(n, ast.Import) for alias in n.names
-    }
+    modules = {alias.name for n in ast.walk(ast.parse(everything)) if isinstance(n, ast.Import) for alias in n.names}
     assert {"json", "math", "sys"} <= modules
 
 
@@ -235,15 +250,33 @@ def test_the_stdlib_list_is_real():
 
 # Calls that only build a value.  Anything else at module (or class-body)
 # level runs at import: an environment read, I/O, patching, logging set-up.
-PURE_CALLS = frozenset({
-    "frozenset", "set", "tuple", "dict", "list", "object", "range",
-    "re.compile", "types.MappingProxyType", "collections.namedtuple",
-})
-PURE_DECORATORS = frozenset({
-    "property", "staticmethod", "classmethod", "enum.unique",
-    "functools.lru_cache", "functools.cache", "functools.total_ordering",
-    "functools.cached_property", "functools.wraps",
-})
+PURE_CALLS = frozenset(
+    {
+        "frozenset",
+        "set",
+        "tuple",
+        "dict",
+        "list",
+        "object",
+        "range",
+        "re.compile",
+        "types.MappingProxyType",
+        "collections.namedtuple",
+    }
+)
+PURE_DECORATORS = frozenset(
+    {
+        "property",
+        "staticmethod",
+        "classmethod",
+        "enum.unique",
+        "functools.lru_cache",
+        "functools.cache",
+        "functools.total_ordering",
+        "functools.cached_property",
+        "functools.wraps",
+    }
+)
 
 
 def _dotted(node):
@@ -493,7 +526,8 @@ def import_report():
     names = [module_name(p) for p in FILES]
     result = subprocess.run(
         [sys.executable, "-I", "-S", "-c", IMPORT_PROBE, str(SRC), str(FIXTURES), ",".join(names)],
-        capture_output=True, timeout=120,
+        capture_output=True,
+        timeout=120,
     )
     if result.returncode != 0:
         raise AssertionError(result.stderr.decode())

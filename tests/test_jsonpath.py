@@ -106,7 +106,7 @@ def test_big_integers_compare_exactly():
 
 
 def test_decimal_documents_meet_float_literals_by_their_text():
-    document = loads('[0.1, 0.30000000000000004, 1.0, 1e-7]', exact=True)
+    document = loads("[0.1, 0.30000000000000004, 1.0, 1e-7]", exact=True)
     assert all(type(v) is Decimal for v in document)
     assert paths(document, "$[?@ == 0.1]") == ["$[0]"]
     assert paths(document, "$[?@ == 1]") == ["$[2]"]
@@ -451,22 +451,46 @@ def test_deep_query_nesting_is_a_clean_refusal():
 
 MISSES = [
     # (document, query, prefix, message)
-    (INSPECT, "$.results.scores[?@.name=='nope'].metrics", "$.results.scores",
-     "'$.results.scores' selects $['results']['scores'], an array of 2 elements, "
-     "from which \"[?@.name=='nope']\" selects nothing"),
-    ({"results": {"mmlu": {}}}, '$.results.mmlu["acc,none"]', "$.results.mmlu",
-     "'$.results.mmlu' selects $['results']['mmlu'], an object without the member 'acc,none'"),
-    ({"results": {}}, "$.results.mmlu['acc,none']", "$.results",
-     "'$.results' selects $['results'], an object without the member 'mmlu'"),
+    (
+        INSPECT,
+        "$.results.scores[?@.name=='nope'].metrics",
+        "$.results.scores",
+        "'$.results.scores' selects $['results']['scores'], an array of 2 elements, "
+        "from which \"[?@.name=='nope']\" selects nothing",
+    ),
+    (
+        {"results": {"mmlu": {}}},
+        '$.results.mmlu["acc,none"]',
+        "$.results.mmlu",
+        "'$.results.mmlu' selects $['results']['mmlu'], an object without the member 'acc,none'",
+    ),
+    (
+        {"results": {}},
+        "$.results.mmlu['acc,none']",
+        "$.results",
+        "'$.results' selects $['results'], an object without the member 'mmlu'",
+    ),
     ([], "$.results", "$", "'$' selects the root, an array, which has no members"),
     ({"a": [1, 2]}, "$.a[5]", "$.a", "'$.a' selects $['a'], an array of 2 elements, so it has no element 5"),
     ({"a": "text"}, "$.a[0]", "$.a", "'$.a' selects $['a'], a string ('text'), not an array"),
-    ({"a": [{"b": 1}, {"b": 2}]}, "$.a[*].c", "$.a[*]",
-     "'$.a[*]' selects 2 nodes (the first at $['a'][0]), from which '.c' selects nothing"),
-    ({"a": [1]}, "/a/-", "/a",
-     "'/a' selects $['a'], an array, and '-' names the element after its last (RFC 6901), which never exists"),
-    ({"a": [1]}, "/a/01", "/a",
-     "'/a' selects $['a'], an array, and '01' is not an array index (RFC 6901: ASCII digits, no leading zeros)"),
+    (
+        {"a": [{"b": 1}, {"b": 2}]},
+        "$.a[*].c",
+        "$.a[*]",
+        "'$.a[*]' selects 2 nodes (the first at $['a'][0]), from which '.c' selects nothing",
+    ),
+    (
+        {"a": [1]},
+        "/a/-",
+        "/a",
+        "'/a' selects $['a'], an array, and '-' names the element after its last (RFC 6901), which never exists",
+    ),
+    (
+        {"a": [1]},
+        "/a/01",
+        "/a",
+        "'/a' selects $['a'], an array, and '01' is not an array index (RFC 6901: ASCII digits, no leading zeros)",
+    ),
     ({"a": [1]}, "/a/3", "/a", "'/a' selects $['a'], an array of 1 element, so it has no element 3"),
     ({}, "/x", "", "the empty pointer selects the root, an object without the member 'x'"),
 ]
@@ -634,11 +658,25 @@ def test_differential_against_a_hand_walk():
         for keys, _ in every:
             for probe in (keys, keys + ["zz"], keys + [7], keys + [-1]):
                 found = _walk(document, probe)
-                expected = [] if found is None else [(normalized_path(
-                    [k if not isinstance(k, int) or k >= 0 else k + len(_walk(document, probe[:-1])[0])
-                     for k in probe]), found[0])]
-                for path in (_bracketed(probe), _pointer(probe) if all(
-                        not isinstance(k, int) or k >= 0 for k in probe) else None):
+                expected = (
+                    []
+                    if found is None
+                    else [
+                        (
+                            normalized_path(
+                                [
+                                    k if not isinstance(k, int) or k >= 0 else k + len(_walk(document, probe[:-1])[0])
+                                    for k in probe
+                                ]
+                            ),
+                            found[0],
+                        )
+                    ]
+                )
+                for path in (
+                    _bracketed(probe),
+                    _pointer(probe) if all(not isinstance(k, int) or k >= 0 for k in probe) else None,
+                ):
                     if path is None:
                         continue
                     got = query(document, path)
@@ -649,8 +687,11 @@ def test_differential_against_a_hand_walk():
                     checked += 1
         # Descendants: RFC 9535 section 2.5.2.2, $..* is the children of
         # each node, the nodes visited in pre-order.
-        children = [(keys + [k], v) for keys, node in every for k, v in (
-            node.items() if type(node) is dict else enumerate(node) if type(node) is list else ())]
+        children = [
+            (keys + [k], v)
+            for keys, node in every
+            for k, v in (node.items() if type(node) is dict else enumerate(node) if type(node) is list else ())
+        ]
         got = query(document, "$..*")
         assert [p for p, _ in got] == [normalized_path(keys) for keys, _ in children]
         assert all(g is w for (_, g), (_, w) in zip(got, children))
@@ -660,8 +701,11 @@ def test_differential_against_a_hand_walk():
             if canonical is None or type(target) in (list, dict):
                 continue
             literal = json.dumps(target)
-            kept = [keys for keys, value in every[1:]
-                    if type(_walk(document, keys[:-1])[0]) in (list, dict) and _canonical(value) == canonical]
+            kept = [
+                keys
+                for keys, value in every[1:]
+                if type(_walk(document, keys[:-1])[0]) in (list, dict) and _canonical(value) == canonical
+            ]
             # Every node below the root is compared; one that is or holds a
             # NaN makes the comparison unanswerable.
             unanswerable = any(_canonical(value) is None for _, value in every[1:])

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Grader judgments (SPEC section 5): the truth table is the contract.
+"""Grader judgments (docs/judgments.md): the truth table is the contract.
 
 Every row runs with and without negation, through ``judge()`` on text and on
 a mapping; tests/test_cli_judgment.py runs the same rows through the exit
@@ -21,9 +21,9 @@ import pytest
 
 import scorecontract
 import scorecontract._judgment as judgment_module
+from judgment_table import ALL_ROWS, SWAP, TABLE
 from scorecontract import Judgment, Outcome, Policy, PolicyError, Verdict, judge
 from scorecontract._errors import REASONS
-from judgment_table import ALL_ROWS, SWAP, TABLE
 
 PASS, FAIL, ERROR = Outcome.PASS, Outcome.FAIL, Outcome.GRADER_ERROR
 
@@ -36,8 +36,15 @@ def test_the_table_is_large_and_covers_every_code():
     codes = {row[4] for row in ALL_ROWS}
     assert len(TABLE) > 250
     assert {
-        "explicit-pass", "explicit-fail", "positive-score", "zero-score", "meets-threshold",
-        "below-threshold", "no-score-for-threshold", "no-judgment", "unusable-score",
+        "explicit-pass",
+        "explicit-fail",
+        "positive-score",
+        "zero-score",
+        "meets-threshold",
+        "below-threshold",
+        "no-score-for-threshold",
+        "no-judgment",
+        "unusable-score",
         "verdict-not-boolean",
     } <= codes
     assert codes <= set(REASONS)
@@ -82,6 +89,7 @@ def test_truth_table_with_a_policy_instead_of_a_threshold(row, negate):
 
 
 # The four cases of the article (seeds/002), one by one.
+
 
 def test_article_neither_field_is_a_grader_error():
     for threshold in (None, 0.5):
@@ -133,6 +141,7 @@ def test_non_numeric_score_is_a_grader_error_not_a_fail():
 
 # The record.
 
+
 def test_extra_members_are_kept_not_refused():
     text = '{"pass": true, "score": 0.5, "reason": "Correct, cites the source.", "tags": ["a"]}'
     result = judge(text)
@@ -176,7 +185,19 @@ def test_numeric_strings_can_be_refused():
 @pytest.mark.parametrize(
     "value",
     [" 0.9 ", "0x1", "1_0", "NaN", "Infinity", "-Infinity", "inf", "\u0660.\u0669", "\uff10", "0.9\u00a0", "1" * 700],
-    ids=["spaces", "hex", "underscore", "NaN", "Infinity", "-Infinity", "inf", "arabic-indic", "fullwidth", "nbsp", "long"],
+    ids=[
+        "spaces",
+        "hex",
+        "underscore",
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "inf",
+        "arabic-indic",
+        "fullwidth",
+        "nbsp",
+        "long",
+    ],
 )
 def test_numeric_strings_float_accepts_are_refused(value):
     # float() would accept most of these; only RFC 8259 number syntax counts.
@@ -202,7 +223,17 @@ def test_policy_bounds_apply_to_the_score():
 
 @pytest.mark.parametrize(
     "value",
-    [True, None, Fraction(9, 10), Decimal("0.9"), float("nan"), float("inf"), 10**400, type("F", (float,), {})(0.9), b"0.9"],
+    [
+        True,
+        None,
+        Fraction(9, 10),
+        Decimal("0.9"),
+        float("nan"),
+        float("inf"),
+        10**400,
+        type("F", (float,), {})(0.9),
+        b"0.9",
+    ],
     ids=["bool", "None", "Fraction", "Decimal", "nan", "inf", "huge-int", "float-subclass", "bytes"],
 )
 def test_python_values_in_a_mapping_are_not_coerced(value):
@@ -227,11 +258,22 @@ def test_verdict_spellings_are_off_by_default_and_exact_when_listed():
 @pytest.mark.parametrize(
     "options",
     [
-        {"threshold": float("nan")}, {"threshold": True}, {"threshold": "0.8"}, {"threshold": 1.5},
-        {"threshold": 0.8, "policy": Policy()}, {"policy": {"threshold": 0.8}},
-        {"negate": "false"}, {"negate": 1}, {"extract": "yes"}, {"numeric_strings": None},
-        {"verdict_spellings": "yes"}, {"verdict_spellings": {"yes": 1}}, {"verdict_spellings": {1: True}},
-        {"verdict_spellings": {"": True}}, {"max_bytes": 0}, {"max_bytes": True},
+        {"threshold": float("nan")},
+        {"threshold": True},
+        {"threshold": "0.8"},
+        {"threshold": 1.5},
+        {"threshold": 0.8, "policy": Policy()},
+        {"policy": {"threshold": 0.8}},
+        {"negate": "false"},
+        {"negate": 1},
+        {"extract": "yes"},
+        {"numeric_strings": None},
+        {"verdict_spellings": "yes"},
+        {"verdict_spellings": {"yes": 1}},
+        {"verdict_spellings": {1: True}},
+        {"verdict_spellings": {"": True}},
+        {"max_bytes": 0},
+        {"max_bytes": True},
     ],
     ids=lambda options: repr(options),
 )
@@ -355,7 +397,7 @@ _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?\Z")
 
 
 def oracle(members, threshold):
-    """SPEC section 5, written again independently, for plain mappings."""
+    """The table of docs/judgments.md, written again independently, for plain mappings."""
     if "pass" in members and type(members["pass"]) is not bool:
         return ERROR
     score = None
@@ -380,15 +422,74 @@ def oracle(members, threshold):
 
 
 VALUES = [
-    True, False, None, 0, 1, 2, -1, 0.0, -0.0, 0.5, 0.8, 0.79, 1.0, 1.5, 1e-300, float("nan"),
-    float("inf"), 10**400, "0.9", "0", "1", "high", "", " 0.9", "NaN", "Infinity", "1e400",
-    "0.8", "yes", "true", "\u0660", "1_0", [], {}, [0.9], {"score": 0.9}, Decimal("0.9"),
+    True,
+    False,
+    None,
+    0,
+    1,
+    2,
+    -1,
+    0.0,
+    -0.0,
+    0.5,
+    0.8,
+    0.79,
+    1.0,
+    1.5,
+    1e-300,
+    float("nan"),
+    float("inf"),
+    10**400,
+    "0.9",
+    "0",
+    "1",
+    "high",
+    "",
+    " 0.9",
+    "NaN",
+    "Infinity",
+    "1e400",
+    "0.8",
+    "yes",
+    "true",
+    "\u0660",
+    "1_0",
+    [],
+    {},
+    [0.9],
+    {"score": 0.9},
+    Decimal("0.9"),
 ]
 NAMES = ["pass", "score", "reason", "Pass", "passed", "verdict"]
 ATOMS = [
-    '{', '}', '"', '\\', ':', ',', ' ', '\n', '```', '```json\n', 'json', '"pass"', '"score"',
-    'true', 'false', 'null', 'NaN', '0', '0.9', '1e400', '"0.9"', '"high"', 'prose ', '\ud800',
-    '\u0660', '\\u0070', '[', ']',
+    "{",
+    "}",
+    '"',
+    "\\",
+    ":",
+    ",",
+    " ",
+    "\n",
+    "```",
+    "```json\n",
+    "json",
+    '"pass"',
+    '"score"',
+    "true",
+    "false",
+    "null",
+    "NaN",
+    "0",
+    "0.9",
+    "1e400",
+    '"0.9"',
+    '"high"',
+    "prose ",
+    "\ud800",
+    "\u0660",
+    "\\u0070",
+    "[",
+    "]",
 ]
 
 

@@ -25,10 +25,18 @@ def test_grader_error_receipt_and_kept_evidence(evidence, tmp_path, capsys):
     data = b'{"reason": "looked fine"}'
     receipt_path = tmp_path / "receipt.json"
     kept = tmp_path / "kept"
-    status = main([
-        "check", "--contract", "judgment", "--receipt", str(receipt_path),
-        "--keep-evidence", str(kept), evidence(data),
-    ])
+    status = main(
+        [
+            "check",
+            "--contract",
+            "judgment",
+            "--receipt",
+            str(receipt_path),
+            "--keep-evidence",
+            str(kept),
+            evidence(data),
+        ]
+    )
     assert status == 3
     assert capsys.readouterr().out.startswith("GRADER_ERROR no-judgment: ")
     receipt = json.loads(receipt_path.read_text())

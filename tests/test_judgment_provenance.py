@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from scorecontract import sign
 from scorecontract._cli import main
-from scorecontract._sign import sign
 
 KEY = hashlib.sha256(b"judge key").hexdigest().encode()
 JUDGMENT = {"pass": True, "score": 0.9, "reason": "fine", "candidate": "model-a", "run_id": "r1"}

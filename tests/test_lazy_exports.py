@@ -21,6 +21,7 @@ LAZY = {
     "Report": "_report",
     "report": "_report",
     "authenticate": "_sign",
+    "load_key": "_sign",
     "sign": "_sign",
 }
 
@@ -74,7 +75,13 @@ def test_the_shared_constants_module_imports_nothing():
     tree = ast.parse((SRC / "scorecontract" / "_constants.py").read_text(encoding="utf-8"))
     imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert imports == []
-    names = {target.id for node in tree.body if isinstance(node, ast.Assign) for target in node.targets if isinstance(target, ast.Name)}
+    names = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
     assert {"CHECK_FORMATS", "REPORT_FORMATS", "METRICS", "DEFAULT_MAX_LISTED", "DEFAULT_MAX_BYTES"} <= names
 
 
@@ -94,7 +101,9 @@ def test_a_plain_check_loads_neither_reports_nor_judgments_nor_signatures():
     result = subprocess.run(
         # -S: site's .pth files may import anything; this is about ours.
         [sys.executable, "-S", "-c", CHECK_PROBE, str(FIXTURES / "pass-0.9.json")],
-        capture_output=True, env=env, timeout=60,
+        capture_output=True,
+        env=env,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     status, loaded = json.loads(result.stdout)

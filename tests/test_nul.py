@@ -17,9 +17,7 @@ RECORD = '{"score": 0.9, "note": "ab"}'
 # A NUL at every position of a record: between tokens, inside a name,
 # inside a string value, inside the number, after the value.
 WITH_NUL = [RECORD[:i] + "\x00" + RECORD[i:] for i in range(len(RECORD) + 1)]
-WITHOUT_BOM = [
-    RECORD.encode(codec).decode("utf-8") for codec in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
-]
+WITHOUT_BOM = [RECORD.encode(codec).decode("utf-8") for codec in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")]
 
 
 @pytest.mark.parametrize("text", WITH_NUL + WITHOUT_BOM)
@@ -29,7 +27,10 @@ def test_bytes_and_str_give_the_same_decision(text):
     assert as_str.code != "not-utf8"
     assert as_str.code in ("syntax", "trailing-data")
     assert (as_bytes.verdict, as_bytes.code, as_bytes.message, as_bytes.pos) == (
-        as_str.verdict, as_str.code, as_str.message, as_str.pos,
+        as_str.verdict,
+        as_str.code,
+        as_str.message,
+        as_str.pos,
     )
 
 

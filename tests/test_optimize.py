@@ -54,10 +54,7 @@ def test_library_has_no_assert(path):
 def helper_modules():
     # Modules pytest does not rewrite: everything in tests/ that is neither
     # test_*.py nor conftest.py, plus scripts in benchmarks/ and examples/.
-    found = [
-        p for p in python_files(ROOT / "tests")
-        if not p.name.startswith("test_") and p.name != "conftest.py"
-    ]
+    found = [p for p in python_files(ROOT / "tests") if not p.name.startswith("test_") and p.name != "conftest.py"]
     for folder in ("benchmarks", "examples"):
         if (ROOT / folder).is_dir():
             found += sorted((ROOT / folder).rglob("*.py"))
@@ -98,9 +95,16 @@ print(json.dumps({"optimize": sys.flags.optimize, "wrong": wrong,
 
 @pytest.mark.parametrize("flag", ["", "-O", "-OO"], ids=["plain", "O", "OO"])
 def test_library_behaves_under_each_optimize_level(flag):
-    command = [sys.executable] + ([flag] if flag else []) + [
-        "-c", SCRIPT, str(ROOT / "fixtures" / "manifest.json"), str(ROOT / "fixtures"),
-    ]
+    command = (
+        [sys.executable]
+        + ([flag] if flag else [])
+        + [
+            "-c",
+            SCRIPT,
+            str(ROOT / "fixtures" / "manifest.json"),
+            str(ROOT / "fixtures"),
+        ]
+    )
     env = dict(os.environ, PYTHONPATH=str(SRC))
     result = subprocess.run(command, capture_output=True, env=env, timeout=120)
     assert result.returncode == 0, result.stderr.decode()

@@ -100,9 +100,21 @@ def _commands(tmp_path, key):
 
 
 COMMANDS = [
-    "check PASS", "check FAIL", "check INVALID", "check json", "check github", "check receipt",
-    "judgment FAIL", "report PASS", "report REVIEW", "report markdown", "sign", "demo",
-    "help", "check help", "version",
+    "check PASS",
+    "check FAIL",
+    "check INVALID",
+    "check json",
+    "check github",
+    "check receipt",
+    "judgment FAIL",
+    "report PASS",
+    "report REVIEW",
+    "report markdown",
+    "sign",
+    "demo",
+    "help",
+    "check help",
+    "version",
 ]
 
 
@@ -183,8 +195,13 @@ def _run(args, *, close=(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=
 
     return subprocess.run(
         [sys.executable, "-m", "scorecontract", *args],
-        stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, cwd=cwd,
-        env=dict(os.environ, PYTHONPATH=str(SRC)), timeout=120, preexec_fn=preexec,
+        stdin=subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=stderr,
+        cwd=cwd,
+        env=dict(os.environ, PYTHONPATH=str(SRC)),
+        timeout=120,
+        preexec_fn=preexec,
     )
 
 
@@ -263,7 +280,8 @@ def test_a_closed_stderr_never_writes_into_a_file_opened_in_its_place(tmp_path):
     target = tmp_path / "data"
     result = subprocess.run(
         [sys.executable, "-c", GUARD_PROBE, str(target), str(SRC), PASS],
-        capture_output=True, timeout=120,
+        capture_output=True,
+        timeout=120,
     )
     assert result.stdout.split() == [b"70"], result
     # The internal-error message went to /dev/null, not into the file.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Policy: validated with the numeric contract, versioned (SPEC section 4)."""
+"""Policy: validated with the numeric contract, versioned (docs/policies.md)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from fractions import Fraction
 import pytest
 
 import scorecontract
-from scorecontract import Policy, PolicyError, Verdict, decide, evaluate
-from scorecontract._policy import MAX_VERSION_LENGTH
+from scorecontract import Policy, PolicyError, Verdict, decide, evaluate, judge, report
+
+# The documented limit on a version string (docs/policies.md).
+MAX_VERSION_LENGTH = 200
 
 
 class FloatSubclass(float):
@@ -61,9 +63,7 @@ BAD_POLICIES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "arguments, code", [b[1:] for b in BAD_POLICIES], ids=[b[0] for b in BAD_POLICIES]
-)
+@pytest.mark.parametrize("arguments, code", [b[1:] for b in BAD_POLICIES], ids=[b[0] for b in BAD_POLICIES])
 def test_bad_policy_raises_with_its_code(arguments, code):
     with pytest.raises(PolicyError) as info:
         Policy(**arguments)
@@ -130,6 +130,93 @@ def test_policy_argument_must_be_a_policy():
     assert info.value.code == "bad-policy"
 
 
+REPLACEMENTS = [
+    ("threshold", {"threshold": 0.9}),
+    ("bounds", {"minimum": -1, "maximum": 2}),
+    ("version", {"version": "release-3"}),
+    ("exact", {"exact": True}),
+    ("review-owner", {"review_owner": "alice"}),
+    ("review-owner-removed", {"review_owner": None}),
+    ("require-candidate", {"require_candidate": True}),
+    ("several", {"threshold": 5, "maximum": 10, "version": "scaled"}),
+    ("nothing", {}),
+]
+
+
+@pytest.mark.parametrize("changes", [r[1] for r in REPLACEMENTS], ids=[r[0] for r in REPLACEMENTS])
+def test_replace_changes_only_what_it_names(changes):
+    original = Policy(0.7, version="v1", review_owner="bob")
+    expected = {
+        "threshold": 0.7,
+        "minimum": 0,
+        "maximum": 1,
+        "version": "v1",
+        "exact": False,
+        "review_owner": "bob",
+        "require_candidate": False,
+        **changes,
+    }
+    changed = original.replace(**changes)
+    assert changed == Policy(expected.pop("threshold"), **expected)
+    assert original == Policy(0.7, version="v1", review_owner="bob")  # untouched
+    assert type(changed) is Policy
+
+
+@pytest.mark.parametrize(
+    "changes, code",
+    [
+        ({"threshold": float("nan")}, "bad-threshold"),
+        ({"threshold": None}, "bad-threshold"),
+        ({"maximum": 0.5}, "bad-threshold"),  # 0.7 is then outside the bounds
+        ({"minimum": 2}, "bad-bounds"),
+        ({"version": ""}, "bad-version"),
+        ({"exact": "yes"}, "bad-policy"),
+        ({"threshold": Decimal("0.9")}, "bad-threshold"),  # not exact
+    ],
+    ids=["nan", "none", "threshold-outside", "inverted", "empty-version", "exact-string", "decimal"],
+)
+def test_replace_validates_as_the_constructor_does(changes, code):
+    with pytest.raises(PolicyError) as info:
+        Policy(0.7).replace(**changes)
+    assert info.value.code == code
+
+
+def test_replace_refuses_an_unknown_field():
+    with pytest.raises(TypeError):
+        Policy().replace(treshold=0.9)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Policy().replace(0.9)  # type: ignore[misc]
+
+
+CALLS_WITH_A_THRESHOLD = [
+    ("decide", lambda **kw: decide(0.9, **kw)),
+    ("evaluate", lambda **kw: evaluate(b'{"score": 0.9}', **kw)),
+    ("report", lambda **kw: report(b'{"trial_id": "a", "score": 0.9}\n', scheduled=1, **kw)),
+]
+
+
+@pytest.mark.parametrize("call", [c[1] for c in CALLS_WITH_A_THRESHOLD], ids=[c[0] for c in CALLS_WITH_A_THRESHOLD])
+def test_threshold_none_is_refused_where_it_used_to_mean_the_default(call):
+    with pytest.raises(PolicyError) as info:
+        call(threshold=None)
+    assert info.value.code == "bad-threshold"
+    with pytest.raises(PolicyError) as info:
+        call(threshold=0.8, policy=Policy())
+    assert info.value.code == "bad-policy"
+    with pytest.raises(PolicyError) as info:
+        call(threshold=None, policy=Policy())
+    assert info.value.code == "bad-policy"
+    left_out, explicit = call(), call(threshold=0.8)
+    assert left_out == explicit if not isinstance(left_out, Verdict) else left_out is explicit
+
+
+def test_threshold_none_means_no_threshold_in_judge_alone():
+    assert judge('{"score": 0.1}', threshold=None).code == "positive-score"
+    assert judge('{"score": 0.1}').code == "positive-score"
+    assert judge('{"score": 0.1}', threshold=0.8).code == "below-threshold"
+    assert judge('{"score": 0.1}', threshold=None).threshold is None
+
+
 def test_all_is_sorted_and_is_the_public_dir():
     public = {name for name in dir(scorecontract) if not name.startswith("_")}
     assert scorecontract.__all__ == sorted(scorecontract.__all__)
@@ -137,9 +224,7 @@ def test_all_is_sorted_and_is_the_public_dir():
     assert {"dumps", "load_policy", "Policy"} <= public
 
 
-@pytest.mark.parametrize(
-    "module", ["_policy", "_policy_file", "_dumps", "_cli._policy", "_sign", "_provenance"]
-)
+@pytest.mark.parametrize("module", ["_policy", "_policy_file", "_dumps", "_cli._policy", "_sign", "_provenance"])
 def test_docstring_examples_run(module):
     import importlib
 

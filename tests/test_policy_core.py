@@ -8,8 +8,7 @@ import math
 
 import pytest
 
-from scorecontract import Policy, PolicyError
-from scorecontract._errors import InvalidEvidence
+from scorecontract import InvalidEvidence, Policy, PolicyError
 from scorecontract._read import read_bounded
 
 BAD_POLICIES = [

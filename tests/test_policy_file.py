@@ -47,7 +47,7 @@ GOOD_FILES = [
     (
         "json-unicode-version",
         "policy.json",
-        '{"version": "r\\u00e9l\\u00e9ase", "threshold": 1, "exact": false}'.encode(),
+        b'{"version": "r\\u00e9l\\u00e9ase", "threshold": 1, "exact": false}',
         Policy(1, version="réléase"),
     ),
 ]
@@ -109,95 +109,207 @@ def test_as_dict_reads_back_as_an_equal_policy(tmp_path, exact):
 
 BAD_FILES = [
     # (id, file name, contents, code, words the message must hold)
-    ("nan", "p.json", b'{"version": "v", "threshold": NaN, "exact": false}', "bad-policy-file",
-     "non-standard-constant"),
-    ("nan-exact", "p.json", b'{"version": "v", "threshold": NaN, "exact": true}', "bad-policy-file",
-     "non-standard-constant"),
-    ("infinity", "p.json", b'{"version": "v", "threshold": Infinity, "exact": false}', "bad-policy-file",
-     "non-standard-constant"),
-    ("overflow", "p.json", b'{"version": "v", "threshold": 1e400, "exact": false}', "bad-policy-file",
-     "non-finite"),
-    ("overflow-exact", "p.json", b'{"version": "v", "threshold": 1e400, "exact": true}', "bad-threshold",
-     "outside"),
-    ("duplicate-threshold", "p.json",
-     b'{"version": "v", "threshold": 0.9, "threshold": 0.1, "exact": false}', "bad-policy-file",
-     "duplicate-member"),
-    ("duplicate-escaped", "p.json",
-     b'{"version": "v", "threshold": 0.9, "\\u0074hreshold": 0.1, "exact": false}', "bad-policy-file",
-     "duplicate-member"),
+    (
+        "nan",
+        "p.json",
+        b'{"version": "v", "threshold": NaN, "exact": false}',
+        "bad-policy-file",
+        "non-standard-constant",
+    ),
+    (
+        "nan-exact",
+        "p.json",
+        b'{"version": "v", "threshold": NaN, "exact": true}',
+        "bad-policy-file",
+        "non-standard-constant",
+    ),
+    (
+        "infinity",
+        "p.json",
+        b'{"version": "v", "threshold": Infinity, "exact": false}',
+        "bad-policy-file",
+        "non-standard-constant",
+    ),
+    ("overflow", "p.json", b'{"version": "v", "threshold": 1e400, "exact": false}', "bad-policy-file", "non-finite"),
+    ("overflow-exact", "p.json", b'{"version": "v", "threshold": 1e400, "exact": true}', "bad-threshold", "outside"),
+    (
+        "duplicate-threshold",
+        "p.json",
+        b'{"version": "v", "threshold": 0.9, "threshold": 0.1, "exact": false}',
+        "bad-policy-file",
+        "duplicate-member",
+    ),
+    (
+        "duplicate-escaped",
+        "p.json",
+        b'{"version": "v", "threshold": 0.9, "\\u0074hreshold": 0.1, "exact": false}',
+        "bad-policy-file",
+        "duplicate-member",
+    ),
     ("syntax", "p.json", b'{"version": "v", "threshold": 0.9,}', "bad-policy-file", "syntax"),
-    ("trailing", "p.json", b'{"version": "v", "threshold": 0.9, "exact": false} {}', "bad-policy-file",
-     "trailing-data"),
+    (
+        "trailing",
+        "p.json",
+        b'{"version": "v", "threshold": 0.9, "exact": false} {}',
+        "bad-policy-file",
+        "trailing-data",
+    ),
     ("empty", "p.json", b"", "bad-policy-file", "empty"),
-    ("bom", "p.json", b'\xef\xbb\xbf{"version": "v", "threshold": 0.9, "exact": false}', "bad-policy-file",
-     "byte-order-mark"),
-    ("utf16", "p.json", '{"version": "v", "threshold": 0.9, "exact": false}'.encode("utf-16-le"),
-     "bad-policy-file", "UTF-16"),
-    ("utf16-bom", "p.json", '{"version": "v", "threshold": 0.9, "exact": false}'.encode("utf-16"),
-     "bad-policy-file", "not-utf8"),
-    ("lone-surrogate", "p.json", b'{"version": "\\ud800", "threshold": 0.9, "exact": false}',
-     "bad-policy-file", "lone-surrogate"),
-    ("array", "p.json", b'[{"version": "v", "threshold": 0.9, "exact": false}]', "bad-policy-file",
-     "one object"),
-    ("typo-treshold", "p.json", b'{"version": "v", "treshold": 0.9, "exact": false}', "unknown-policy-key",
-     "did you mean 'threshold'"),
-    ("unknown-key", "p.json", b'{"version": "v", "threshold": 0.9, "exact": false, "colour": "red"}',
-     "unknown-policy-key", "'colour'"),
+    (
+        "bom",
+        "p.json",
+        b'\xef\xbb\xbf{"version": "v", "threshold": 0.9, "exact": false}',
+        "bad-policy-file",
+        "byte-order-mark",
+    ),
+    (
+        "utf16",
+        "p.json",
+        '{"version": "v", "threshold": 0.9, "exact": false}'.encode("utf-16-le"),
+        "bad-policy-file",
+        "UTF-16",
+    ),
+    (
+        "utf16-bom",
+        "p.json",
+        '{"version": "v", "threshold": 0.9, "exact": false}'.encode("utf-16"),
+        "bad-policy-file",
+        "not-utf8",
+    ),
+    (
+        "lone-surrogate",
+        "p.json",
+        b'{"version": "\\ud800", "threshold": 0.9, "exact": false}',
+        "bad-policy-file",
+        "lone-surrogate",
+    ),
+    ("array", "p.json", b'[{"version": "v", "threshold": 0.9, "exact": false}]', "bad-policy-file", "one object"),
+    (
+        "typo-treshold",
+        "p.json",
+        b'{"version": "v", "treshold": 0.9, "exact": false}',
+        "unknown-policy-key",
+        "did you mean 'threshold'",
+    ),
+    (
+        "unknown-key",
+        "p.json",
+        b'{"version": "v", "threshold": 0.9, "exact": false, "colour": "red"}',
+        "unknown-policy-key",
+        "'colour'",
+    ),
     ("missing-threshold", "p.json", b'{"version": "v", "exact": false}', "missing-policy-key", "'threshold'"),
     ("missing-version", "p.json", b'{"threshold": 0.9, "exact": false}', "missing-policy-key", "'version'"),
     ("missing-exact", "p.json", b'{"version": "v", "threshold": 0.9}', "missing-policy-key", "'exact'"),
     ("empty-object", "p.json", b"{}", "missing-policy-key", "'version', 'threshold', 'exact'"),
-    ("threshold-string", "p.json", b'{"version": "v", "threshold": "0.9", "exact": false}', "bad-threshold",
-     "string"),
-    ("threshold-bool", "p.json", b'{"version": "v", "threshold": true, "exact": false}', "bad-threshold",
-     "boolean"),
-    ("threshold-null", "p.json", b'{"version": "v", "threshold": null, "exact": false}', "bad-threshold",
-     "null"),
-    ("threshold-above", "p.json", b'{"version": "v", "threshold": 1.5, "exact": false}', "bad-threshold",
-     "outside"),
-    ("threshold-above-exact", "p.json",
-     b'{"version": "v", "threshold": 1.0000000000000001, "exact": true}', "bad-threshold", "outside"),
+    ("threshold-string", "p.json", b'{"version": "v", "threshold": "0.9", "exact": false}', "bad-threshold", "string"),
+    ("threshold-bool", "p.json", b'{"version": "v", "threshold": true, "exact": false}', "bad-threshold", "boolean"),
+    ("threshold-null", "p.json", b'{"version": "v", "threshold": null, "exact": false}', "bad-threshold", "null"),
+    ("threshold-above", "p.json", b'{"version": "v", "threshold": 1.5, "exact": false}', "bad-threshold", "outside"),
+    (
+        "threshold-above-exact",
+        "p.json",
+        b'{"version": "v", "threshold": 1.0000000000000001, "exact": true}',
+        "bad-threshold",
+        "outside",
+    ),
     ("exact-string", "p.json", b'{"version": "v", "threshold": 0.9, "exact": "true"}', "bad-policy", "exact"),
     ("exact-int", "p.json", b'{"version": "v", "threshold": 0.9, "exact": 1}', "bad-policy", "exact"),
-    ("version-empty", "p.json", b'{"version": "", "threshold": 0.9, "exact": false}', "bad-version",
-     "non-empty"),
-    ("version-number", "p.json", b'{"version": 2, "threshold": 0.9, "exact": false}', "bad-version",
-     "non-empty"),
-    ("version-newline", "p.json", b'{"version": "v\\n::error::x", "threshold": 0.9, "exact": false}',
-     "bad-version", "control"),
-    ("inverted-bounds", "p.json",
-     b'{"version": "v", "threshold": 0.5, "exact": false, "min": 1, "max": 0}', "bad-bounds", "inverted"),
-    ("bound-string", "p.json", b'{"version": "v", "threshold": 0.5, "exact": false, "max": "1"}',
-     "bad-bounds", "string"),
-    ("too-large", "p.json", b'{"version": "v", "threshold": 0.5, "exact": false}' + b" " * MAX_POLICY_BYTES,
-     "policy-file-unreadable", "limit"),
+    ("version-empty", "p.json", b'{"version": "", "threshold": 0.9, "exact": false}', "bad-version", "non-empty"),
+    ("version-number", "p.json", b'{"version": 2, "threshold": 0.9, "exact": false}', "bad-version", "non-empty"),
+    (
+        "version-newline",
+        "p.json",
+        b'{"version": "v\\n::error::x", "threshold": 0.9, "exact": false}',
+        "bad-version",
+        "control",
+    ),
+    (
+        "inverted-bounds",
+        "p.json",
+        b'{"version": "v", "threshold": 0.5, "exact": false, "min": 1, "max": 0}',
+        "bad-bounds",
+        "inverted",
+    ),
+    (
+        "bound-string",
+        "p.json",
+        b'{"version": "v", "threshold": 0.5, "exact": false, "max": "1"}',
+        "bad-bounds",
+        "string",
+    ),
+    (
+        "too-large",
+        "p.json",
+        b'{"version": "v", "threshold": 0.5, "exact": false}' + b" " * MAX_POLICY_BYTES,
+        "policy-file-unreadable",
+        "limit",
+    ),
 ]
 
 TOML_BAD_FILES = [
     ("toml-syntax", "p.toml", b'version = "v"\nthreshold = \n', "bad-policy-file", "not TOML"),
-    ("toml-duplicate", "p.toml", b'version = "v"\nthreshold = 0.9\nthreshold = 0.1\nexact = false\n',
-     "bad-policy-file", "not TOML"),
+    (
+        "toml-duplicate",
+        "p.toml",
+        b'version = "v"\nthreshold = 0.9\nthreshold = 0.1\nexact = false\n',
+        "bad-policy-file",
+        "not TOML",
+    ),
     ("toml-nan", "p.toml", b'version = "v"\nthreshold = nan\nexact = false\n', "bad-threshold", "finite"),
     ("toml-nan-exact", "p.toml", b'version = "v"\nthreshold = nan\nexact = true\n', "bad-threshold", "finite"),
     ("toml-inf", "p.toml", b'version = "v"\nthreshold = inf\nexact = false\n', "bad-threshold", "finite"),
-    ("toml-typo", "p.toml", b'version = "v"\ntreshold = 0.9\nexact = false\n', "unknown-policy-key",
-     "did you mean 'threshold'"),
-    ("toml-table", "p.toml", b'[policy]\nversion = "v"\nthreshold = 0.9\nexact = false\n',
-     "unknown-policy-key", "'policy'"),
-    ("toml-date", "p.toml", b'version = "v"\nthreshold = 1979-05-27\nexact = false\n', "bad-threshold",
-     "datetime.date"),
-    ("toml-deep", "p.toml", b'version = "v"\nthreshold = ' + b"[" * 20000 + b"]" * 20000 + b"\nexact = false\n",
-     "bad-policy-file", "TOML"),
-    ("toml-huge-int", "p.toml", b'version = "v"\nthreshold = ' + b"1" * 5000 + b"\nexact = false\n",
-     "bad-policy-file", "TOML"),
-    ("toml-bom", "p.toml", b'\xef\xbb\xbfversion = "v"\nthreshold = 0.9\nexact = false\n', "bad-policy-file",
-     "byte-order-mark"),
-    ("toml-inverted", "p.toml", b'version = "v"\nthreshold = 0.5\nexact = false\nmin = 1\nmax = 0\n',
-     "bad-bounds", "inverted"),
-    ("toml-empty-version", "p.toml", b'version = ""\nthreshold = 0.5\nexact = false\n', "bad-version",
-     "non-empty"),
-    ("toml-exact-string", "p.toml", b'version = "v"\nthreshold = 0.5\nexact = "yes"\n', "bad-policy",
-     "exact"),
+    (
+        "toml-typo",
+        "p.toml",
+        b'version = "v"\ntreshold = 0.9\nexact = false\n',
+        "unknown-policy-key",
+        "did you mean 'threshold'",
+    ),
+    (
+        "toml-table",
+        "p.toml",
+        b'[policy]\nversion = "v"\nthreshold = 0.9\nexact = false\n',
+        "unknown-policy-key",
+        "'policy'",
+    ),
+    (
+        "toml-date",
+        "p.toml",
+        b'version = "v"\nthreshold = 1979-05-27\nexact = false\n',
+        "bad-threshold",
+        "datetime.date",
+    ),
+    (
+        "toml-deep",
+        "p.toml",
+        b'version = "v"\nthreshold = ' + b"[" * 20000 + b"]" * 20000 + b"\nexact = false\n",
+        "bad-policy-file",
+        "TOML",
+    ),
+    (
+        "toml-huge-int",
+        "p.toml",
+        b'version = "v"\nthreshold = ' + b"1" * 5000 + b"\nexact = false\n",
+        "bad-policy-file",
+        "TOML",
+    ),
+    (
+        "toml-bom",
+        "p.toml",
+        b'\xef\xbb\xbfversion = "v"\nthreshold = 0.9\nexact = false\n',
+        "bad-policy-file",
+        "byte-order-mark",
+    ),
+    (
+        "toml-inverted",
+        "p.toml",
+        b'version = "v"\nthreshold = 0.5\nexact = false\nmin = 1\nmax = 0\n',
+        "bad-bounds",
+        "inverted",
+    ),
+    ("toml-empty-version", "p.toml", b'version = ""\nthreshold = 0.5\nexact = false\n', "bad-version", "non-empty"),
+    ("toml-exact-string", "p.toml", b'version = "v"\nthreshold = 0.5\nexact = "yes"\n', "bad-policy", "exact"),
 ]
 
 ALL_BAD = BAD_FILES + TOML_BAD_FILES
@@ -230,8 +342,15 @@ def test_bad_policy_file_exits_2_with_one_line(tmp_path, capsys, name, contents,
 
 def test_bad_file_tables_cover_the_issue():
     ids = {b[0] for b in ALL_BAD}
-    for required in ("nan", "duplicate-threshold", "typo-treshold", "threshold-string", "inverted-bounds",
-                     "version-empty", "toml-syntax"):
+    for required in (
+        "nan",
+        "duplicate-threshold",
+        "typo-treshold",
+        "threshold-string",
+        "inverted-bounds",
+        "version-empty",
+        "toml-syntax",
+    ):
         assert required in ids
 
 
@@ -262,11 +381,55 @@ def test_every_key_maps_to_a_policy_keyword():
     import inspect
 
     keywords = set(inspect.signature(Policy).parameters)
-    assert {keyword for keyword, _, _ in POLICY_KEYS.values()} <= keywords
-    assert set(POLICY_KEYS) == {"version", "threshold", "exact", "min", "max", "review_owner", "require_candidate"}
+    assert {keyword for keyword, _ in POLICY_KEYS.values()} <= keywords
+    assert set(POLICY_KEYS) == {
+        "version",
+        "threshold",
+        "exact",
+        "min",
+        "max",
+        "review_owner",
+        "require_candidate",
+        "direction",
+        "nonfinite_elsewhere",
+        "require",
+    }
+
+
+def test_direction_null_bounds_and_requirements_round_trip(tmp_path):
+    body = (
+        b'{"version": "ppl", "threshold": 12.5, "exact": false, "min": 1, "max": null, '
+        b'"direction": "lower", "nonfinite_elsewhere": "list", "require": ["$.status == \'success\'"]}'
+    )
+    policy = load_policy(write(tmp_path, "p.json", body))
+    assert policy.direction == "lower"
+    assert policy.maximum is None and policy.minimum == 1
+    assert policy.nonfinite_elsewhere == "list"
+    assert policy.require == ("$.status == 'success'",)
+    assert load_policy(write(tmp_path, "q.json", json.dumps(policy.as_dict()).encode())) == policy
+
+
+@pytest.mark.parametrize(
+    ("member", "code"),
+    [
+        ('"direction": "down"', "bad-policy"),
+        ('"direction": true', "bad-policy"),
+        ('"nonfinite_elsewhere": "ignore"', "bad-policy"),
+        ('"require": "$.a == 1"', "bad-policy"),
+        ('"require": [1]', "bad-policy"),
+        ('"require": ["$.a =="]', "bad-selector"),
+        ('"min": "0"', "bad-bounds"),
+    ],
+)
+def test_bad_new_policy_keys_are_refused(tmp_path, member, code):
+    body = '{"version": "v", "threshold": 0.5, "exact": false, ' + member + "}"
+    with pytest.raises(PolicyError) as caught:
+        load_policy(write(tmp_path, "p.json", body.encode()))
+    assert caught.value.code == code
 
 
 # The command line.
+
 
 def check(*args):
     return run_cli("check", *args)
@@ -292,16 +455,14 @@ def test_cli_policy_beside_threshold_or_exact_exits_2(tmp_path, capsys, extra):
     status = cli.main(["check", "--policy", path, *extra, str(FIXTURES / "pass-0.9.json")])
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
-    assert err.startswith("scorecontract: error: bad-policy: --policy cannot be combined with ")
+    assert err.startswith("scorecontract: error: option-conflict: --policy cannot be combined with ")
     assert err.count("\n") == 1
 
 
 @pytest.mark.parametrize("optimize", [0, 1], ids=["plain", "O"])
 def test_acceptance_nan_and_duplicate_policy_files_in_a_fresh_interpreter(tmp_path, optimize):
     nan = write(tmp_path, "nan.json", b'{"version": "v", "threshold": NaN, "exact": false}')
-    duplicate = write(
-        tmp_path, "dup.json", b'{"version": "v", "threshold": 0.9, "threshold": 0.1, "exact": false}'
-    )
+    duplicate = write(tmp_path, "dup.json", b'{"version": "v", "threshold": 0.9, "threshold": 0.1, "exact": false}')
     for path in (nan, duplicate):
         result = run_cli("check", "--policy", path, str(FIXTURES / "pass-0.9.json"), optimize=optimize)
         assert result.returncode == 2

@@ -21,8 +21,22 @@ def envelope(**members):
 CASES = [
     ("match", envelope(candidate="m-1", score=0.9), "m-1", None, "PASS", "meets-threshold"),
     ("match-fail", envelope(candidate="m-1", score=0.5), "m-1", None, "FAIL", "below-threshold"),
-    ("match-with-unpinned-run", envelope(candidate="m-1", run_id="r-9", score=0.9), "m-1", None, "PASS", "meets-threshold"),
-    ("match-with-pinned-run", envelope(candidate="m-1", run_id="r-9", score=0.9), "m-1", "r-9", "PASS", "meets-threshold"),
+    (
+        "match-with-unpinned-run",
+        envelope(candidate="m-1", run_id="r-9", score=0.9),
+        "m-1",
+        None,
+        "PASS",
+        "meets-threshold",
+    ),
+    (
+        "match-with-pinned-run",
+        envelope(candidate="m-1", run_id="r-9", score=0.9),
+        "m-1",
+        "r-9",
+        "PASS",
+        "meets-threshold",
+    ),
     ("plain-record", b'{"score": 0.9}', "m-1", None, "INVALID", "missing-candidate"),
     ("another-candidate", envelope(candidate="m-2", score=0.9), "m-1", None, "INVALID", "candidate-mismatch"),
     ("candidate-null", envelope(candidate=None, score=0.9), "m-1", None, "INVALID", "candidate-mismatch"),
@@ -33,8 +47,22 @@ CASES = [
     ("case-folded", envelope(candidate="M-1", score=0.9), "m-1", None, "INVALID", "candidate-mismatch"),
     ("trailing-space", envelope(candidate="m-1 ", score=0.9), "m-1", None, "INVALID", "candidate-mismatch"),
     ("leading-space", envelope(candidate=" m-1", score=0.9), "m-1", None, "INVALID", "candidate-mismatch"),
-    ("nfd-vs-nfc", envelope(candidate="caf\u0065\u0301", score=0.9), "caf\u00e9", None, "INVALID", "candidate-mismatch"),
-    ("nfc-vs-nfd", envelope(candidate="caf\u00e9", score=0.9), "caf\u0065\u0301", None, "INVALID", "candidate-mismatch"),
+    (
+        "nfd-vs-nfc",
+        envelope(candidate="caf\u0065\u0301", score=0.9),
+        "caf\u00e9",
+        None,
+        "INVALID",
+        "candidate-mismatch",
+    ),
+    (
+        "nfc-vs-nfd",
+        envelope(candidate="caf\u00e9", score=0.9),
+        "caf\u0065\u0301",
+        None,
+        "INVALID",
+        "candidate-mismatch",
+    ),
     ("fullwidth", envelope(candidate="\uff4d-1", score=0.9), "m-1", None, "INVALID", "candidate-mismatch"),
     ("escaped-is-the-same-string", b'{"candidate": "\\u006d-1", "score": 0.9}', "m-1", None, "PASS", "meets-threshold"),
     ("non-ascii-match", envelope(candidate="caf\u00e9", score=0.9), "caf\u00e9", None, "PASS", "meets-threshold"),
@@ -44,7 +72,14 @@ CASES = [
     ("run-number", b'{"candidate": "m-1", "run_id": 9, "score": 0.9}', "m-1", "9", "INVALID", "run-id-mismatch"),
     ("run-case", envelope(candidate="m-1", run_id="R-9", score=0.9), "m-1", "r-9", "INVALID", "run-id-mismatch"),
     # The binding is checked before the shape; the shape before the score.
-    ("candidate-before-extra", envelope(candidate="m-2", score=0.9, extra=1), "m-1", None, "INVALID", "candidate-mismatch"),
+    (
+        "candidate-before-extra",
+        envelope(candidate="m-2", score=0.9, extra=1),
+        "m-1",
+        None,
+        "INVALID",
+        "candidate-mismatch",
+    ),
     ("extra-member", envelope(candidate="m-1", score=0.9, valid=False), "m-1", None, "INVALID", "unexpected-member"),
     ("no-score", envelope(candidate="m-1"), "m-1", None, "INVALID", "missing-member"),
     ("not-an-object", b'["m-1", 0.9]', "m-1", None, "INVALID", "not-an-object"),
@@ -53,8 +88,22 @@ CASES = [
     # Strict JSON comes first: a matching candidate never rescues NaN.
     ("nan", b'{"candidate": "m-1", "score": NaN}', "m-1", None, "INVALID", "non-standard-constant"),
     ("overflow", b'{"candidate": "m-1", "score": 1e400}', "m-1", None, "INVALID", "non-finite"),
-    ("duplicate-candidate", b'{"candidate": "m-2", "candidate": "m-1", "score": 0.9}', "m-1", None, "INVALID", "duplicate-member"),
-    ("escaped-duplicate", b'{"candidate": "m-1", "\\u0063andidate": "m-1", "score": 0.9}', "m-1", None, "INVALID", "duplicate-member"),
+    (
+        "duplicate-candidate",
+        b'{"candidate": "m-2", "candidate": "m-1", "score": 0.9}',
+        "m-1",
+        None,
+        "INVALID",
+        "duplicate-member",
+    ),
+    (
+        "escaped-duplicate",
+        b'{"candidate": "m-1", "\\u0063andidate": "m-1", "score": 0.9}',
+        "m-1",
+        None,
+        "INVALID",
+        "duplicate-member",
+    ),
     ("lone-surrogate", b'{"candidate": "\\ud800", "score": 0.9}', "m-1", None, "INVALID", "lone-surrogate"),
 ]
 
@@ -71,7 +120,9 @@ def test_envelope(raw, candidate, run_id, verdict, code, as_text):
         assert decision.score is None
 
 
-@pytest.mark.parametrize("raw", [envelope(candidate="m-1", score=0.9), envelope(candidate="m-1", run_id="r", score=0.9)])
+@pytest.mark.parametrize(
+    "raw", [envelope(candidate="m-1", score=0.9), envelope(candidate="m-1", run_id="r", score=0.9)]
+)
 def test_an_envelope_without_a_candidate_is_still_an_unexpected_member(raw):
     decision = evaluate(raw)
     assert (decision.verdict, decision.code) == (Verdict.INVALID, "unexpected-member")
@@ -185,10 +236,20 @@ def test_cli_a_policy_requiring_the_candidate_exits_2_without_it(tmp_path, capsy
         (b'{"candidate": "m-1", "score": 0.9}', [], 3, "unexpected-member", [None, None]),
         (b'{"score": 0.9}', ["--candidate", "m-1"], 3, "missing-candidate", ["m-1", None]),
         (b'{"score": 0.9}', [], 0, "meets-threshold", [None, None]),
-        (b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}', ["--candidate", "m-1", "--run-id", "r-2"], 3,
-         "run-id-mismatch", ["m-1", "r-2"]),
-        (b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}', ["--candidate=m-1", "--run-id=r-1"], 0,
-         "meets-threshold", ["m-1", "r-1"]),
+        (
+            b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}',
+            ["--candidate", "m-1", "--run-id", "r-2"],
+            3,
+            "run-id-mismatch",
+            ["m-1", "r-2"],
+        ),
+        (
+            b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}',
+            ["--candidate=m-1", "--run-id=r-1"],
+            0,
+            "meets-threshold",
+            ["m-1", "r-1"],
+        ),
         (b'{"candidate": "-x", "score": 0.9}', ["--candidate=-x"], 0, "meets-threshold", ["-x", None]),
     ],
 )
@@ -204,14 +265,19 @@ def test_cli_check(tmp_path, capsys, raw, args, status, code, required):
 
 
 @pytest.mark.parametrize(
-    "args", [["--run-id", "r-1"], ["--candidate", ""], ["--candidate", "m", "--run-id", ""]],
+    "args, code",
+    [
+        (["--run-id", "r-1"], "missing-option"),
+        (["--candidate", ""], "bad-policy"),
+        (["--candidate", "m", "--run-id", ""], "bad-policy"),
+    ],
     ids=["run-without-candidate", "empty-candidate", "empty-run"],
 )
-def test_cli_unusable_ids_exit_2(tmp_path, capsys, args):
+def test_cli_unusable_ids_exit_2(tmp_path, capsys, args, code):
     evidence = tmp_path / "e.json"
     evidence.write_bytes(b'{"candidate": "m", "run_id": "r-1", "score": 0.9}')
     assert cli.main(["check", *args, str(evidence)]) == 2
-    assert "bad-policy" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(f"scorecontract: error: {code}: ")
 
 
 def test_cli_found_ids_in_the_receipt(tmp_path, capsys):
@@ -250,8 +316,10 @@ def test_report_requires_the_candidate_on_every_line():
     assert result.invalid_by_code == {"candidate-mismatch": 3, "missing-candidate": 1}
     listed = [(o.line, o.trial_id, o.code) for o in result.invalid_observations]
     assert listed == [
-        (2, "b", "candidate-mismatch"), (3, "c", "missing-candidate"),
-        (4, "d", "candidate-mismatch"), (5, "e", "candidate-mismatch"),
+        (2, "b", "candidate-mismatch"),
+        (3, "c", "missing-candidate"),
+        (4, "d", "candidate-mismatch"),
+        (5, "e", "candidate-mismatch"),
     ]
     assert result.candidate == "m-1" and result.as_dict()["candidate"] == "m-1"
     # Without a candidate the member is an ordinary extra member.
@@ -280,10 +348,12 @@ def test_report_canonical_lines_without_a_candidate_are_invalid():
 
 def test_report_all_matching_passes_and_cli(tmp_path, capsys):
     path = tmp_path / "t.jsonl"
-    path.write_bytes(trials(
-        b'{"trial_id": "a", "candidate": "m-1", "run_id": "r", "score": 0.9}',
-        b'{"trial_id": "b", "candidate": "m-1", "score": 0.8}',
-    ))
+    path.write_bytes(
+        trials(
+            b'{"trial_id": "a", "candidate": "m-1", "run_id": "r", "score": 0.9}',
+            b'{"trial_id": "b", "candidate": "m-1", "score": 0.8}',
+        )
+    )
     assert report(path, scheduled=2, candidate="m-1").verdict is Verdict.PASS
     assert cli.main(["report", "--scheduled", "2", "--candidate", "m-1", "--format", "json", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["candidate"] == "m-1"

@@ -62,7 +62,8 @@ def test_version_is_a_literal_equal_to_pyprojects():
     # copy has neither.
     tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
     assigned = [
-        node.value for node in tree.body
+        node.value
+        for node in tree.body
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__version__" for t in node.targets)
     ]
     assert len(assigned) == 1
@@ -75,8 +76,9 @@ def test_version_is_a_literal_equal_to_pyprojects():
 
 # Public classes whose constructors are records built by the library, not
 # calls a user makes with options: errors (their positional fields are what
-# pickling replays, as for json.JSONDecodeError), Decision and Report.
-RECORDS = {"Decision", "Report"}
+# pickling replays, as for json.JSONDecodeError), Decision, Report and the
+# Metric and Observation a report holds.
+RECORDS = {"Decision", "Metric", "Observation", "Report"}
 
 
 def public_callables():
@@ -101,6 +103,8 @@ def test_record_exemptions_are_current():
 
 
 CALLABLES = public_callables()
+# Functions with two primary arguments, both positional-only.
+TWO_PRIMARY = {"query"}
 
 
 @pytest.mark.parametrize("name, obj, kind", CALLABLES, ids=[name for name, _, _ in CALLABLES])
@@ -114,6 +118,10 @@ def test_primary_argument_positional_and_options_keyword_only(name, obj, kind):
         # Policy(threshold=0.9) and Policy(0.9) both read well; the rest of
         # a constructor's parameters are options.
         assert first.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD), name
+    if name in TWO_PRIMARY:
+        # query(document, path, /): both are the call's subject, positional only.
+        second, options = options[0], options[1:]
+        assert second.kind is inspect.Parameter.POSITIONAL_ONLY, name
     assert [p.name for p in options if p.kind is not inspect.Parameter.KEYWORD_ONLY] == [], name
 
 
@@ -149,8 +157,9 @@ def test_one_hierarchy_under_value_error():
 def test_every_exception_the_package_defines_is_in_the_hierarchy():
     found = []
     for path in sorted(PACKAGE.glob("*.py")):
-        module = __import__(f"scorecontract.{path.stem}" if path.stem != "__init__" else "scorecontract",
-                            fromlist=["_"])
+        module = __import__(
+            f"scorecontract.{path.stem}" if path.stem != "__init__" else "scorecontract", fromlist=["_"]
+        )
         for value in vars(module).values():
             if inspect.isclass(value) and issubclass(value, BaseException) and value.__module__ == module.__name__:
                 found.append(value)
@@ -170,8 +179,14 @@ def located_error():
 
 def fields(error):
     return (
-        type(error), error.code, error.message, getattr(error, "pos", "-"),
-        getattr(error, "lineno", "-"), getattr(error, "colno", "-"), str(error), error.args,
+        type(error),
+        error.code,
+        error.message,
+        getattr(error, "pos", "-"),
+        getattr(error, "lineno", "-"),
+        getattr(error, "colno", "-"),
+        str(error),
+        error.args,
     )
 
 

@@ -26,7 +26,7 @@ def raised_codes():
         re.MULTILINE,
     )
     found = set()
-    for path in sorted((SRC / "scorecontract").glob("*.py")):
+    for path in sorted((SRC / "scorecontract").rglob("*.py")):
         for match in pattern.finditer(path.read_text(encoding="utf-8")):
             found.add(next(group for group in match.groups() if group))
     return found

@@ -45,9 +45,10 @@ def release(tmp_path, candidate, record):
     published = tmp_path / "published"
     env = shim_environment(tmp_path / "bin")
     result = subprocess.run(
-        ["sh", str(SCRIPT), str(candidate / "result.json"), str(record),
-         "cp", "-R", str(candidate), str(published)],
-        capture_output=True, env=env, timeout=120,
+        ["sh", str(SCRIPT), str(candidate / "result.json"), str(record), "cp", "-R", str(candidate), str(published)],
+        capture_output=True,
+        env=env,
+        timeout=120,
     )
     return result, published
 
@@ -129,7 +130,10 @@ def test_evidence_named_like_an_option_is_a_path(tmp_path):
     env = shim_environment(tmp_path / "bin")
     result = subprocess.run(
         ["sh", str(SCRIPT), "--threshold", str(tmp_path / "record"), "touch", str(tmp_path / "released")],
-        capture_output=True, env=env, cwd=tmp_path, timeout=120,
+        capture_output=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr.decode()
     assert (tmp_path / "released").exists()

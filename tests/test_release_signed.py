@@ -49,7 +49,9 @@ def sign(job, evidence_path, key_path):
     """The evaluation job's side: scorecontract sign on PATH."""
     result = subprocess.run(
         ["scorecontract", "sign", f"--key-file={key_path}", str(evidence_path)],
-        capture_output=True, env=job["env"], timeout=120,
+        capture_output=True,
+        env=job["env"],
+        timeout=120,
     )
     if result.returncode != 0:
         raise AssertionError(f"sign failed: {result.stderr.decode()}")
@@ -60,9 +62,22 @@ def release(job, run_id=RUN_ID):
     published = job["tmp"] / "published"
     record = job["tmp"] / "record"
     result = subprocess.run(
-        ["sh", str(SCRIPT), str(job["key"]), CANDIDATE, run_id, str(job["root"] / "result.json"),
-         str(record), "cp", "-R", str(job["root"]), str(published)],
-        capture_output=True, env=job["env"], timeout=120,
+        [
+            "sh",
+            str(SCRIPT),
+            str(job["key"]),
+            CANDIDATE,
+            run_id,
+            str(job["root"] / "result.json"),
+            str(record),
+            "cp",
+            "-R",
+            str(job["root"]),
+            str(published),
+        ],
+        capture_output=True,
+        env=job["env"],
+        timeout=120,
     )
     return result, published, record
 
@@ -78,6 +93,7 @@ def assert_key_nowhere(result, record):
 
 # Each case writes result.json and result.json.sig the way one failure
 # happens in practice.
+
 
 def whitespace_changed(job, evidence):
     evidence.write_bytes(GOOD)

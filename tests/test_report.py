@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Reports over many trials (SPEC section 6): the counts a person would count.
+"""Reports over many trials (docs/reports.md): the counts a person would count.
 
 Every file here is small enough to count by hand; the expected numbers are
 written out, never computed by the code under test.
@@ -14,9 +14,7 @@ import json
 import pytest
 
 import scorecontract
-from scorecontract import Policy, PolicyError, Report, Verdict, report
-from scorecontract._report import Observation
-from scorecontract._trials import read_trial, readable_trial_id
+from scorecontract import Observation, Policy, PolicyError, Report, Verdict, report
 
 
 def jsonl(*lines: str | bytes, final_newline: bool = True) -> bytes:
@@ -31,12 +29,17 @@ def trial(trial_id: str, score: str) -> str:
 
 def counts(result: Report) -> tuple[int, int, int, int, int, int]:
     return (
-        result.scheduled, result.observed, result.valid,
-        result.invalid, result.ignored, result.missing,
+        result.scheduled,
+        result.observed,
+        result.valid,
+        result.invalid,
+        result.ignored,
+        result.missing,
     )
 
 
 # --- the classic bug -------------------------------------------------------
+
 
 def classic_file() -> bytes:
     lines = [trial(f"t-{i:03d}", "0.9") for i in range(80)]
@@ -84,19 +87,19 @@ def test_the_classic_bug_on_the_command_line(tmp_path, capsys):
 
 MIXED = [
     # line: what it is                                  -> counted as
-    trial("a", "0.9"),                                  # 1 valid PASS (a)
-    trial("b", "NaN"),                                  # 2 invalid, id b
-    trial("c", "1e400"),                                # 3 invalid, id c
-    trial("d", "true"),                                 # 4 invalid, id d
-    '{"trial_id": "e", "score": 0.1, "score": 0.9}',    # 5 invalid, id e
-    "this is not json",                                 # 6 invalid, no id
-    b'{"trial_id": "f", "score": 0.9\xff}',             # 7 invalid (UTF-8), no id
-    "",                                                 # 8 invalid (blank)
-    trial("b", "0.95"),                                 # 9 valid PASS: b's rerun
-    trial("a", "0.1"),                                  # 10 ignored rerun of a
-    trial("g", "0.5"),                                  # 11 valid FAIL (g)
-    trial("zz", "0.9"),                                 # 12 not in manifest
-    '{"trial_id": "h", "score": 0.85, "seed": 7}',      # 13 valid PASS, extra member
+    trial("a", "0.9"),  # 1 valid PASS (a)
+    trial("b", "NaN"),  # 2 invalid, id b
+    trial("c", "1e400"),  # 3 invalid, id c
+    trial("d", "true"),  # 4 invalid, id d
+    '{"trial_id": "e", "score": 0.1, "score": 0.9}',  # 5 invalid, id e
+    "this is not json",  # 6 invalid, no id
+    b'{"trial_id": "f", "score": 0.9\xff}',  # 7 invalid (UTF-8), no id
+    "",  # 8 invalid (blank)
+    trial("b", "0.95"),  # 9 valid PASS: b's rerun
+    trial("a", "0.1"),  # 10 ignored rerun of a
+    trial("g", "0.5"),  # 11 valid FAIL (g)
+    trial("zz", "0.9"),  # 12 not in manifest
+    '{"trial_id": "h", "score": 0.85, "seed": 7}',  # 13 valid PASS, extra member
 ]
 MANIFEST = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
 
@@ -124,8 +127,15 @@ def test_mixed_file_with_a_manifest_gives_hand_counts():
     assert (result.pass_rate.numerator, result.pass_rate.denominator) == (3, 4)
     statuses = {t[0]: t[1] for t in result.trials()}
     assert statuses == {
-        "a": "PASS", "b": "PASS", "c": "INVALID", "d": "INVALID", "e": "INVALID",
-        "f": "MISSING", "g": "FAIL", "h": "PASS", "i": "MISSING",
+        "a": "PASS",
+        "b": "PASS",
+        "c": "INVALID",
+        "d": "INVALID",
+        "e": "INVALID",
+        "f": "MISSING",
+        "g": "FAIL",
+        "h": "PASS",
+        "i": "MISSING",
     }
 
 
@@ -149,13 +159,12 @@ def test_the_counts_always_add_up():
 
 # --- reruns ----------------------------------------------------------------
 
+
 def test_invalid_then_valid_rerun_passes_and_the_invalid_stays_listed():
     result = report(jsonl(trial("a", "NaN"), trial("a", "0.9")), scheduled=1)
     assert result.verdict is Verdict.PASS
     assert counts(result) == (1, 2, 1, 1, 0, 0)
-    assert [(o.line, o.trial_id, o.code) for o in result.invalid_observations] == [
-        (1, "a", "non-standard-constant")
-    ]
+    assert [(o.line, o.trial_id, o.code) for o in result.invalid_observations] == [(1, "a", "non-standard-constant")]
 
 
 def test_no_rerun_until_pass():
@@ -173,6 +182,7 @@ def test_invalid_after_evidence_is_listed_and_changes_nothing():
 
 
 # --- the declared population -----------------------------------------------
+
 
 def test_without_a_population_the_report_refuses():
     with pytest.raises(PolicyError) as info:
@@ -200,7 +210,7 @@ def test_bad_manifest_is_a_configuration_error(manifest):
 
 @pytest.mark.parametrize(
     "text",
-    [b'["a", "a"]', b'{"a": 1}', b"[]", b'["a", NaN]', b'["a"', b'["\\u0061", "a"]', b"\xef\xbb\xbf[\"a\"]"],
+    [b'["a", "a"]', b'{"a": 1}', b"[]", b'["a", NaN]', b'["a"', b'["\\u0061", "a"]', b'\xef\xbb\xbf["a"]'],
     ids=["duplicate", "object", "empty", "nan", "truncated", "escaped-duplicate", "bom"],
 )
 def test_bad_manifest_file_is_a_configuration_error(tmp_path, text):
@@ -264,6 +274,7 @@ def test_population_mismatch_is_not_softened_by_a_review_owner():
 
 # --- the gate --------------------------------------------------------------
 
+
 @pytest.mark.parametrize("data", [b"", b"\n"], ids=["empty", "newline-only"])
 def test_an_empty_file_is_invalid_never_pass_never_zero(data):
     result = report(data, scheduled=3)
@@ -321,6 +332,60 @@ def test_pass_rate_is_compared_exactly(min_pass_rate, verdict):
     assert result.as_dict()["metric"]["name"] == "pass-rate"
 
 
+# Nine of ten trials at 0.9, one at 0.1: the mean is 0.82, the pass rate 0.9.
+NINE_OF_TEN = jsonl(*(trial(f"t{i}", "0.9" if i < 9 else "0.1") for i in range(10)))
+
+
+@pytest.mark.parametrize(
+    "options, verdict, deciding",
+    [
+        ({}, Verdict.PASS, ("mean",)),
+        ({"min_pass_rate": 0.95}, Verdict.FAIL, ("mean", "pass-rate")),
+        ({"min_pass_rate": 0.9}, Verdict.PASS, ("mean", "pass-rate")),
+        ({"min_pass_rate": 0.5, "threshold": 0.85}, Verdict.FAIL, ("mean", "pass-rate")),
+        ({"metric": "mean", "min_pass_rate": 1}, Verdict.FAIL, ("mean", "pass-rate")),
+        ({"metric": "pass-rate"}, Verdict.FAIL, ("pass-rate",)),
+        ({"metric": "pass-rate", "min_pass_rate": 0.9}, Verdict.PASS, ("pass-rate",)),
+        ({"metric": "pass-rate", "min_pass_rate": None}, Verdict.FAIL, ("pass-rate",)),
+    ],
+    ids=[
+        "mean-alone",
+        "stated-rate-fails",
+        "both-met",
+        "stated-mean-fails",
+        "rate-1-beside-mean",
+        "rate-default-1",
+        "rate-alone",
+        "rate-none-is-1",
+    ],
+)
+def test_every_stated_minimum_decides(options, verdict, deciding):
+    # A minimum pass rate stated beside the mean used to be ignored: the
+    # second case PASSed on the mean alone.
+    result = report(NINE_OF_TEN, scheduled=10, **options)
+    assert result.verdict is verdict
+    assert result.deciding_metrics == deciding and result.deciding is True
+    shown = result.as_dict()
+    assert shown["deciding_metrics"] == list(deciding)
+    assert shown["metrics"]["mean"]["decides"] is ("mean" in deciding)
+    assert shown["metrics"]["pass_rate"]["decides"] is ("pass-rate" in deciding)
+    for name in deciding:
+        assert ("mean score" if name == "mean" else "pass rate") in result.message
+
+
+def test_the_message_says_which_minimum_failed():
+    result = report(NINE_OF_TEN, scheduled=10, min_pass_rate=0.95)
+    assert result.code == "below-threshold"
+    assert result.message == "mean score 0.82 (8.2 / 10) >= 0.8; pass rate 0.9 (9 / 10) < 0.95"
+
+
+def test_stated_metrics_do_not_decide_without_the_evidence():
+    result = report(NINE_OF_TEN, scheduled=11, min_pass_rate=0.5)
+    assert result.verdict is Verdict.INVALID and result.deciding is False
+    assert result.deciding_metrics == ("mean", "pass-rate")
+    assert result.as_dict()["metrics"]["mean"]["decides"] is False
+
+
 def test_exact_policy_reads_decimal_text():
     data = jsonl(trial("a", "0.79999999999999999999"), trial("b", "0.80000000000000000001"))
     result = report(data, scheduled=2, policy=Policy(exact=True))
@@ -349,6 +414,7 @@ def test_bad_options_are_configuration_errors(kwargs, code):
 
 
 # --- lines -----------------------------------------------------------------
+
 
 def test_final_newline_crlf_and_no_final_newline_agree():
     lines = [trial("a", "0.9"), trial("b", "0.8")]
@@ -438,6 +504,7 @@ def test_a_defect_while_reading_a_line_fails_closed(monkeypatch):
 
 # --- trial records ---------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "line, trial_id, code",
     [
@@ -462,16 +529,43 @@ def test_a_defect_while_reading_a_line_fails_closed(monkeypatch):
     ],
 )
 def test_trial_record_table(line, trial_id, code):
-    got_id, _, got_code, message, _ = read_trial(line.encode("utf-8"), Policy(), 1 << 20)
-    assert (got_id, got_code) == (trial_id, code)
-    assert message
+    result = report(line.encode("utf-8") + b"\n", scheduled=1)
+    if code in ("meets-threshold", "below-threshold"):
+        assert (result.observed, result.valid) == (1, 1)
+        assert list(result.trials())[0][:4] == (trial_id, "PASS" if code == "meets-threshold" else "FAIL", 1, code)
+        return
+    assert (result.observed, result.invalid) == (1, 1)
+    observation = result.invalid_observations[0]
+    assert (observation.line, observation.trial_id, observation.code) == (1, trial_id, code)
+    assert observation.message
 
 
-def test_readable_trial_id_is_none_for_what_cannot_be_read():
-    assert readable_trial_id(b'{"trial_id": "a", "score": NaN}') == "a"
-    for line in (b"", b"\xff", b"garbage", b'"a"', b'{"trial_id": 5}', b'{"trial_id": 5.5}',
-                 b'{"trial_id": NaN}', b'{"trial_id": ""}', b'{"trial_id": ["a"]}', b'[["trial_id", "a"]]'):
-        assert readable_trial_id(line) is None
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"",
+        b"\xff",
+        b"garbage",
+        b'"a"',
+        b'{"trial_id": 5}',
+        b'{"trial_id": 5.5}',
+        b'{"trial_id": NaN}',
+        b'{"trial_id": ""}',
+        b'{"trial_id": ["a"]}',
+        b'[["trial_id", "a"]]',
+        b'{"trial_id": "a", "trial_id": "b", "score": NaN}',
+    ],
+)
+def test_an_invalid_line_names_no_trial_it_cannot_read(line):
+    result = report(line + b"\n", manifest=["a"])
+    assert result.invalid_observations[0].trial_id is None
+    assert result.missing_trials == ("a",)
+
+
+def test_an_invalid_line_names_the_trial_it_can_read():
+    result = report(b'{"trial_id": "a", "score": NaN}\n', manifest=["a"])
+    assert result.invalid_observations[0].trial_id == "a"
+    assert list(result.trials())[0][:4] == ("a", "INVALID", 1, "non-standard-constant")
 
 
 # --- outputs ---------------------------------------------------------------
@@ -529,7 +623,9 @@ def test_github_lines_cannot_be_forged():
     for line in lines:
         assert line.startswith(("::error ", "::notice "))
         assert "::" in line[2:]
-    assert lines[0].startswith("::error title=invalid trial evidence (non-standard-constant),file=a%2Cb%3Ac.jsonl,line=5::")
+    assert lines[0].startswith(
+        "::error title=invalid trial evidence (non-standard-constant),file=a%2Cb%3Ac.jsonl,line=5::"
+    )
     assert lines[-1].startswith("::error title=scorecontract report::INVALID missing-evidence")
     assert not any(line.count("::error") > 1 for line in lines)
 
@@ -540,7 +636,7 @@ def test_github_notice_on_pass():
     lines = render_github(report(jsonl(trial("a", "0.9")), scheduled=1)).split("\n")
     assert lines == [
         "::notice title=scorecontract report::PASS meets-threshold: mean score 0.9 (0.9 / 1) >= 0.8"
-        " -- scheduled 1, observed 1, valid 1, invalid 0, ignored 0, missing 0; mean score 0.9 = 0.9 / 1"
+        " (policy default) -- scheduled 1, observed 1, valid 1, invalid 0, ignored 0, missing 0; mean score 0.9 = 0.9 / 1"
     ]
 
 
@@ -562,7 +658,7 @@ def test_text_output_shows_counts_metrics_and_lists():
 
     text = render_text(report(jsonl(*MIXED), manifest=MANIFEST), "trials.jsonl")
     lines = text.split("\n")
-    assert lines[0] == "INVALID missing-evidence: 5 of 9 scheduled trials lack valid evidence"
+    assert lines[0] == "INVALID missing-evidence: 5 of 9 scheduled trials lack valid evidence (policy default)"
     assert "scheduled 9: valid 4, missing 5" in lines
     assert "observed 13: valid 4, invalid 8, ignored reruns 1" in lines
     assert any(line.startswith("mean score 0.8 = 3.2 / 4 valid trials") for line in lines)
@@ -574,7 +670,14 @@ def test_json_output_has_top_level_integer_counts():
     from scorecontract._cli._report_output import render_json
 
     out = json.loads(render_json(report(jsonl(*MIXED), manifest=MANIFEST)))
-    for name, value in [("scheduled", 9), ("observed", 13), ("valid", 4), ("invalid", 8), ("missing", 5), ("ignored", 1)]:
+    for name, value in [
+        ("scheduled", 9),
+        ("observed", 13),
+        ("valid", 4),
+        ("invalid", 8),
+        ("missing", 5),
+        ("ignored", 1),
+    ]:
         assert type(out[name]) is int and out[name] == value
     assert out["verdict"] == "INVALID"
     assert out["metric"]["denominator"] == 4 and type(out["metric"]["denominator"]) is int
@@ -587,8 +690,11 @@ def test_json_output_escapes_lone_surrogates():
 
     text = render_json(nasty_report())
     text.encode("ascii")
+    # The receipt, as check prints its own: a lone surrogate is shown as
+    # its escape, so the line loads with the strict loader too.
     out = json.loads(text)
-    assert "t\ud800" in [o["trial_id"] for o in out["invalid_observations"]]
+    assert "t\\ud800" in [o["trial_id"] for o in out["invalid_observations"]]
+    assert scorecontract.loads(text.encode("ascii")) == out
 
 
 def test_junit_xml_has_one_testcase_per_scheduled_trial():
@@ -603,8 +709,15 @@ def test_junit_xml_has_one_testcase_per_scheduled_trial():
     assert [c.get("name") for c in cases] == MANIFEST
     kinds = {c.get("name"): [child.tag for child in c] for c in cases}
     assert kinds == {
-        "a": [], "b": [], "h": [], "g": ["failure"],
-        "c": ["error"], "d": ["error"], "e": ["error"], "f": ["error"], "i": ["error"],
+        "a": [],
+        "b": [],
+        "h": [],
+        "g": ["failure"],
+        "c": ["error"],
+        "d": ["error"],
+        "e": ["error"],
+        "f": ["error"],
+        "i": ["error"],
     }
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("9", "1", "5")
     assert cases[2].find("error").get("type") == "non-finite"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The report's canonical-line fast path and the full path agree on every line.
 
-``_stream_lines`` counts a canonical trial line,
+``_tally.stream_lines`` counts a canonical trial line,
 ``{"trial_id": "<printable ASCII>", "score": <number>}``, without the strict
 pipeline.  Here a large seeded corpus -- canonical lines in both member
 orders, and mutations of them: escapes, duplicates, NaN, 1e400, true, extra
@@ -22,39 +22,124 @@ from decimal import Decimal
 
 import pytest
 
-import scorecontract._report as report_module
+import scorecontract._tally as tally_module
 from scorecontract import Policy, report
-from scorecontract._report import _Tally, _stream_lines
 from scorecontract._cli._report_output import junit_xml_bytes, render
 from scorecontract._constants import REPORT_FORMATS as FORMATS
-from scorecontract._trials import canonical_trial_matchers, read_trial
 from scorecontract._strict_json import MAX_DECIMAL_EXPONENT, underflows
+from scorecontract._tally import Tally, stream_lines
+from scorecontract._trials import canonical_trial_matchers, read_trial
 from scorecontract._verdict import Verdict
 
 IDS = ["t-000123", "t-1", "a", "x y", "~!#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}", "t-2", "t-3"]
 NUMBERS = [
-    "0", "1", "-0", "-0.0", "0.0", "0.8", "0.873", "0.79999999999999999999", "1.0",
-    "1.0000000000000001", "0.1e1", "8E-1", "8e-01", "1e0", "1E+0", "0e999", "1e-400",
-    "-1e-400", "5e-324", "2.5e-1", "0.12345678901234567890123456789012345678901",
-    "0." + "1" * 40, "0." + "1" * 41, "1" + "0" * 19, "1" + "0" * 20, "1" * 21,
-    "1e999", "1e1000", "1e-999", "1e-1000", "1.5", "2", "-1", "1e400", "-1e400",
+    "0",
+    "1",
+    "-0",
+    "-0.0",
+    "0.0",
+    "0.8",
+    "0.873",
+    "0.79999999999999999999",
+    "1.0",
+    "1.0000000000000001",
+    "0.1e1",
+    "8E-1",
+    "8e-01",
+    "1e0",
+    "1E+0",
+    "0e999",
+    "1e-400",
+    "-1e-400",
+    "5e-324",
+    "2.5e-1",
+    "0.12345678901234567890123456789012345678901",
+    "0." + "1" * 40,
+    "0." + "1" * 41,
+    "1" + "0" * 19,
+    "1" + "0" * 20,
+    "1" * 21,
+    "1e999",
+    "1e1000",
+    "1e-999",
+    "1e-1000",
+    "1.5",
+    "2",
+    "-1",
+    "1e400",
+    "-1e400",
     # Past the exact decoder's exponent bound, though the grammar admits them.
-    "0." + "0" * 39 + "1e-999", "0.01e-999", "0.1e-999",
+    "0." + "0" * 39 + "1e-999",
+    "0.01e-999",
+    "0.1e-999",
 ]
 BAD_NUMBERS = [
-    "NaN", "Infinity", "-Infinity", "true", "false", "null", '"0.9"', "01", "-", "1.",
-    ".5", "+1", "1e", "0x1", "1_0", "[0.9]", "{}", "1" + "0" * 700, "0.9 0.9",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "true",
+    "false",
+    "null",
+    '"0.9"',
+    "01",
+    "-",
+    "1.",
+    ".5",
+    "+1",
+    "1e",
+    "0x1",
+    "1_0",
+    "[0.9]",
+    "{}",
+    "1" + "0" * 700,
+    "0.9 0.9",
 ]
 # Ids the grammar leaves to the full path, each for a reason.
 OTHER_IDS = [
-    "", "t\u00e9st", "\u8a66\u9a13", "\U0001f600", "\x7f", "\x00", "\t", "\x1f",
-    "\\u0074-1", "\\ud800", "\\udc00x", '\\"', "\\\\", "\\/", "\\n",
+    "",
+    "t\u00e9st",
+    "\u8a66\u9a13",
+    "\U0001f600",
+    "\x7f",
+    "\x00",
+    "\t",
+    "\x1f",
+    "\\u0074-1",
+    "\\ud800",
+    "\\udc00x",
+    '\\"',
+    "\\\\",
+    "\\/",
+    "\\n",
 ]
 SPACES = ["", " ", "  ", "\t", "\r", " \r", "\n", "\x0b", "\x0c", "\u00a0", "\u3000"]
 ATOMS = [
-    b'"trial_id"', b'"score"', b":", b",", b"{", b"}", b"[", b"]", b'"', b"\\", b" ",
-    b"\t", b"\r", b"0.9", b"NaN", b"1e400", b"true", b"\xff", b"\xc3", b"\xed\xa0\x80",
-    b"\xef\xbb\xbf", b"\x00", b'"\\u0073core"', b'"t-1"', b"\\u0000", b"\xc3\xa9",
+    b'"trial_id"',
+    b'"score"',
+    b":",
+    b",",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b'"',
+    b"\\",
+    b" ",
+    b"\t",
+    b"\r",
+    b"0.9",
+    b"NaN",
+    b"1e400",
+    b"true",
+    b"\xff",
+    b"\xc3",
+    b"\xed\xa0\x80",
+    b"\xef\xbb\xbf",
+    b"\x00",
+    b'"\\u0073core"',
+    b'"t-1"',
+    b"\\u0000",
+    b"\xc3\xa9",
 ]
 
 
@@ -101,25 +186,27 @@ def generated_lines(seed: int, count: int) -> list[bytes]:
             line = canonical_line(rng, rng.choice(OTHER_IDS), number)
         elif kind < 0.75:
             space = rng.choice(SPACES)
-            line = rng.choice([
-                f'{{"trial_id":{space}"{trial_id}", "score": {number}}}',
-                f'{{"trial_id": "{trial_id}", "score": {number}, "seed": 3}}',
-                f'{{"seed": [1, {{"a": null}}], "trial_id": "{trial_id}", "score": {number}}}',
-                f'{{"trial_id": "{trial_id}", "score": {number}, "score": {number}}}',
-                f'{{"trial_id": "{trial_id}", "trial_id": "{trial_id}", "score": {number}}}',
-                f'{{"trial_id": "{trial_id}", "\\u0073core": {number}}}',
-                f'{{"\\u0074rial_id": "{trial_id}", "score": {number}}}',
-                f'{{"trial_id": "{trial_id}", "score": {number}}} {{}}',
-                f'{{"trial_id": "{trial_id}", "score": {number},}}',
-                f'{{"trial_id": "{trial_id}" "score": {number}}}',
-                f'{{"trial_id": "{trial_id}"}}',
-                f'{{"score": {number}}}',
-                f'{{"trial_id": {number}, "score": "{trial_id}"}}',
-                f'["{trial_id}", {number}]',
-                f"{space}{{{space}\"trial_id\"{space}:{space}\"{trial_id}\"{space},{space}\"score\"{space}:{space}{number}{space}}}{space}",
-                "",
-                space,
-            ])
+            line = rng.choice(
+                [
+                    f'{{"trial_id":{space}"{trial_id}", "score": {number}}}',
+                    f'{{"trial_id": "{trial_id}", "score": {number}, "seed": 3}}',
+                    f'{{"seed": [1, {{"a": null}}], "trial_id": "{trial_id}", "score": {number}}}',
+                    f'{{"trial_id": "{trial_id}", "score": {number}, "score": {number}}}',
+                    f'{{"trial_id": "{trial_id}", "trial_id": "{trial_id}", "score": {number}}}',
+                    f'{{"trial_id": "{trial_id}", "\\u0073core": {number}}}',
+                    f'{{"\\u0074rial_id": "{trial_id}", "score": {number}}}',
+                    f'{{"trial_id": "{trial_id}", "score": {number}}} {{}}',
+                    f'{{"trial_id": "{trial_id}", "score": {number},}}',
+                    f'{{"trial_id": "{trial_id}" "score": {number}}}',
+                    f'{{"trial_id": "{trial_id}"}}',
+                    f'{{"score": {number}}}',
+                    f'{{"trial_id": {number}, "score": "{trial_id}"}}',
+                    f'["{trial_id}", {number}]',
+                    f'{space}{{{space}"trial_id"{space}:{space}"{trial_id}"{space},{space}"score"{space}:{space}{number}{space}}}{space}',
+                    "",
+                    space,
+                ]
+            )
         else:
             line = ""
         encoded = line.encode("utf-8", "surrogatepass") if line else b""
@@ -148,28 +235,32 @@ def full_path(monkeypatch):
     """A context in which ``report()`` takes the full path for every line."""
 
     def disable() -> None:
-        monkeypatch.setattr(report_module, "canonical_trial_matchers", lambda: (never, never))
+        monkeypatch.setattr(tally_module, "canonical_trial_matchers", lambda: (never, never))
 
     return disable
 
 
 def observe(line: bytes, policy: Policy, scheduled: int = 1) -> tuple[object, ...]:
     """Everything one line leaves in the report's state, types included."""
-    tally = _Tally(scheduled, None, policy, None)
-    _stream_lines(io.BytesIO(line), tally, 1 << 20, hashlib.sha256())
+    tally = Tally(scheduled, None, policy, None)
+    stream_lines(io.BytesIO(line), tally, 1 << 20, hashlib.sha256())
     return (
-        tally.observed, tally.valid, tally.invalid, tally.ignored, tally.passed,
+        tally.observed,
+        tally.valid,
+        tally.invalid,
+        tally.ignored,
+        tally.passed,
         dict(tally.trials),
         sorted((repr(score), type(score).__name__, count) for score, count in tally.counted()),
         {name: (type(score).__name__, repr(score)) for name, score in tally.failed_scores.items()},
         dict(tally.first_invalid),
         dict(tally.by_code),
-        [observation.as_dict() for observation in tally.invalid_list],
+        list(tally.invalid_list),
     )
 
 
 def fast_path_takes(line: bytes, policy: Policy) -> bool:
-    """Whether ``_stream_lines`` would count *line* without ``read_trial``."""
+    """Whether ``stream_lines`` would count *line* without ``read_trial``."""
     id_first, score_first = canonical_trial_matchers()
     match = id_first(line)
     if match is not None:
@@ -187,7 +278,7 @@ def fast_path_takes(line: bytes, policy: Policy) -> bool:
         score = float(number) if fraction else int(number)
         if score == 0 and underflows(number):
             return False  # 1e-400 reads as 0.0: the decoder refuses it
-    low, high, _ = policy._bounds
+    low, high, _ = policy.limits
     return bool(low <= score <= high)  # type: ignore[operator]
 
 
@@ -269,7 +360,7 @@ def test_a_run_with_reruns_and_invalid_attempts_gives_the_same_report():
     for max_listed in (0, 3, 100, None):
         fast = report(data, scheduled=32, max_listed=max_listed)
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(report_module, "canonical_trial_matchers", lambda: (never, never))
+            patch.setattr(tally_module, "canonical_trial_matchers", lambda: (never, never))
             full = report(data, scheduled=32, max_listed=max_listed)
         assert fast.ignored > 1000 and fast.invalid > 500
         assert fast.as_dict() == full.as_dict()
@@ -294,17 +385,21 @@ def block_file() -> bytes:
     return b"\n".join(lines)
 
 
-@pytest.mark.parametrize("ending", [b"", b"\n", b"\r\n", b"\n" + b"w" * 500, b"\n" + b"w" * 500 + b"\n"],
-                         ids=["bare", "newline", "crlf", "overlong-last", "overlong-last-newline"])
+@pytest.mark.parametrize(
+    "ending",
+    [b"", b"\n", b"\r\n", b"\n" + b"w" * 500, b"\n" + b"w" * 500 + b"\n"],
+    ids=["bare", "newline", "crlf", "overlong-last", "overlong-last-newline"],
+)
 def test_reading_in_blocks_of_any_size_changes_nothing(ending, monkeypatch):
     data = block_file() + ending
     expected = report(data, scheduled=9, max_line_bytes=120, max_listed=None)
     assert expected.invalid_by_code["too-large"] == (3 if b"w" in ending else 2)
     assert expected.sha256 == hashlib.sha256(data).hexdigest() and expected.size == len(data)
     for size in (1, 2, 3, 7, 64, 121, 122, 500):
-        monkeypatch.setattr(report_module, "_CHUNK", size)
-        got = report(io.BufferedReader(io.BytesIO(data), buffer_size=size), scheduled=9,
-                     max_line_bytes=120, max_listed=None)
+        monkeypatch.setattr(tally_module, "_CHUNK", size)
+        got = report(
+            io.BufferedReader(io.BytesIO(data), buffer_size=size), scheduled=9, max_line_bytes=120, max_listed=None
+        )
         assert got.as_dict() == expected.as_dict(), size
         assert as_text(got) == as_text(expected), size
 
@@ -328,7 +423,7 @@ class EndlessLine(io.RawIOBase):
 def test_an_overlong_line_is_never_held_whole():
     import tracemalloc
 
-    size = 48 * report_module._CHUNK
+    size = 48 * tally_module._CHUNK
     tracemalloc.start()
     try:
         result = report(EndlessLine(size), scheduled=1, max_line_bytes=1000)
@@ -338,4 +433,4 @@ def test_an_overlong_line_is_never_held_whole():
     assert result.invalid_by_code == {"too-large": 1} and result.size == size
     assert str(size) in result.invalid_observations[0].message
     # One block and one line's worth, not the line.
-    assert peak < 8 * report_module._CHUNK, peak
+    assert peak < 8 * tally_module._CHUNK, peak

@@ -46,7 +46,9 @@ def test_the_strict_load_selects_the_headline():
 def test_it_runs_and_prints_both_ratios():
     result = subprocess.run(
         [sys.executable, str(SCRIPT), "--size", "30000", "--rounds", "1", "--print-only"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     assert re.search(r"^document: [\d,]+ bytes, [1-9]\d* NaN scores", result.stdout, re.MULTILINE)

@@ -10,8 +10,9 @@ import os
 
 import pytest
 
+import scorecontract
 import scorecontract._sign as sign_module
-from scorecontract import InvalidEvidence, PolicyError, authenticate, sign
+from scorecontract import InvalidEvidence, PolicyError, authenticate, load_key, sign
 from scorecontract._cli import _main as cli
 from support import run_cli
 
@@ -22,11 +23,16 @@ KEY_ID = hashlib.sha256(KEY).hexdigest()[:16]
 
 
 def signature_of(data, key=KEY):
-    return json.dumps({
-        "algorithm": "hmac-sha256",
-        "key_id": hashlib.sha256(key).hexdigest()[:16],
-        "signature": hmac.new(key, data, hashlib.sha256).hexdigest(),
-    })
+    return json.dumps(
+        {
+            "algorithm": "hmac-sha256",
+            "key_id": hashlib.sha256(key).hexdigest()[:16],
+            "kind": "signature",
+            "receipt_version": 2,
+            "scorecontract_version": scorecontract.__version__,
+            "signature": hmac.new(key, data, hashlib.sha256).hexdigest(),
+        }
+    )
 
 
 # -- the API -----------------------------------------------------------------
@@ -35,6 +41,8 @@ def signature_of(data, key=KEY):
 def test_sign_is_hmac_sha256_of_the_exact_bytes():
     document = json.loads(sign(EVIDENCE, key=KEY))
     assert document == json.loads(signature_of(EVIDENCE))
+    # One line, sorted keys: the layout of every one-line receipt.
+    assert sign(EVIDENCE, key=KEY) == json.dumps(document, sort_keys=True) + "\n"
     assert sign(EVIDENCE, key=KEY).endswith("}\n")
     assert sign(EVIDENCE, key=KEY) == sign(EVIDENCE, key=KEY)  # deterministic
     assert authenticate(EVIDENCE, signature=sign(EVIDENCE, key=KEY), key=KEY) == KEY_ID
@@ -68,6 +76,22 @@ BAD_SIGNATURES = {
     "uppercase-key-id": (with_field(key_id=KEY_ID.upper()), "bad-signature"),
     "extra-member": (with_field(note="trust me"), "bad-signature"),
     "missing-member": (json.dumps({"algorithm": "hmac-sha256", "signature": GOOD_HEX}), "bad-signature"),
+    "old-three-members": (
+        json.dumps({"algorithm": "hmac-sha256", "key_id": KEY_ID, "signature": GOOD_HEX}),
+        "bad-signature",
+    ),
+    "kind-receipt": (with_field(kind="check"), "bad-signature"),
+    "kind-null": (with_field(kind=None), "bad-signature"),
+    "receipt-version-1": (with_field(receipt_version=1), "bad-signature"),
+    "receipt-version-3": (with_field(receipt_version=3), "bad-signature"),
+    "receipt-version-string": (with_field(receipt_version="2"), "bad-signature"),
+    "receipt-version-float": (with_field(receipt_version=2.0), "bad-signature"),
+    "receipt-version-true": (with_field(receipt_version=True), "bad-signature"),
+    "version-empty": (with_field(scorecontract_version=""), "bad-signature"),
+    "version-number": (with_field(scorecontract_version=1), "bad-signature"),
+    "version-with-space": (with_field(scorecontract_version="0.1 beta"), "bad-signature"),
+    "version-with-newline": (with_field(scorecontract_version="0.1.0\n"), "bad-signature"),
+    "version-too-long": (with_field(scorecontract_version="1" * 65), "bad-signature"),
     "array": (json.dumps([GOOD_HEX]), "bad-signature"),
     "bare-hex": (GOOD_HEX, "bad-signature"),
     "nan": (signature_of(EVIDENCE)[:-1] + ', "x": NaN}', "bad-signature"),
@@ -78,7 +102,8 @@ BAD_SIGNATURES = {
     "wrong-hmac": (with_field(signature="0" * 64), "signature-mismatch"),
     "other-key": (signature_of(EVIDENCE, OTHER), "key-id-mismatch"),
     "other-key-claiming-this-id": (
-        json.dumps({**json.loads(signature_of(EVIDENCE, OTHER)), "key_id": KEY_ID}), "signature-mismatch"
+        json.dumps({**json.loads(signature_of(EVIDENCE, OTHER)), "key_id": KEY_ID}),
+        "signature-mismatch",
     ),
     "other-bytes": (signature_of(EVIDENCE.replace(b": ", b":  ", 1)), "signature-mismatch"),
     "bytes-with-newline": (signature_of(EVIDENCE + b"\n"), "signature-mismatch"),
@@ -93,14 +118,17 @@ def test_bad_signatures(signature, code):
     assert KEY.decode() not in str(info.value)
 
 
-@pytest.mark.parametrize("changed", [
-    EVIDENCE.replace(b'"score": 0.9', b'"score":  0.9'),   # one whitespace more
-    EVIDENCE.replace(b"0.9", b"0.90"),
-    EVIDENCE + b"\n",
-    EVIDENCE[:-1],
-    EVIDENCE.replace(b"m-1", b"m-2"),
-    b"\xef\xbb\xbf" + EVIDENCE,
-])
+@pytest.mark.parametrize(
+    "changed",
+    [
+        EVIDENCE.replace(b'"score": 0.9', b'"score":  0.9'),  # one whitespace more
+        EVIDENCE.replace(b"0.9", b"0.90"),
+        EVIDENCE + b"\n",
+        EVIDENCE[:-1],
+        EVIDENCE.replace(b"m-1", b"m-2"),
+        b"\xef\xbb\xbf" + EVIDENCE,
+    ],
+)
 def test_any_change_to_the_bytes_fails(changed):
     signature = sign(EVIDENCE, key=KEY)
     with pytest.raises(InvalidEvidence) as info:
@@ -154,9 +182,69 @@ def key_file(tmp_path, data=KEY + b"\n", mode=0o600, name="key"):
 
 @pytest.mark.parametrize("ending", [b"", b"\n", b"\r\n"], ids=["none", "lf", "crlf"])
 def test_key_file_drops_one_line_ending(tmp_path, ending):
-    assert sign_module.key_from_file(key_file(tmp_path, KEY + ending)) == KEY
-    # Only one: anything before it is part of the key.
-    assert sign_module.key_from_file(key_file(tmp_path, KEY + ending + b"\n", name="k2")) == KEY + ending
+    assert load_key(key_file(tmp_path, KEY + ending)) == KEY
+
+
+def test_a_lone_carriage_return_is_part_of_the_key(tmp_path):
+    assert load_key(key_file(tmp_path, KEY + b"\r")) == KEY + b"\r"
+    assert load_key(key_file(tmp_path, KEY + b"\r\r\n", name="k2")) == KEY + b"\r"
+    assert sign(EVIDENCE, key=KEY + b"\r") != sign(EVIDENCE, key=KEY)
+
+
+@pytest.mark.parametrize(
+    "ending", [b"\n\n", b"\r\n\n", b"\n\r\n", b"\r\n\r\n"], ids=["lf-lf", "crlf-lf", "lf-crlf", "crlf-crlf"]
+)
+def test_a_key_ending_in_two_line_endings_is_refused(tmp_path, ending, monkeypatch):
+    # Only one is dropped; what would remain ends in a newline, and would
+    # give another key each time the rule was applied again.
+    for refused in (
+        lambda: load_key(key_file(tmp_path, KEY + ending)),
+        lambda: sign(EVIDENCE, key=KEY + ending),
+        lambda: authenticate(EVIDENCE, signature=sign(EVIDENCE, key=KEY), key=KEY + ending),
+    ):
+        with pytest.raises(PolicyError) as info:
+            refused()
+        assert info.value.code == "bad-key"
+        assert "line ending" in info.value.message
+    monkeypatch.setenv("SC_TEST_KEY", (KEY + ending).decode())
+    with pytest.raises(PolicyError) as info:
+        sign_module.key_from_env("SC_TEST_KEY")
+    assert info.value.code == "bad-key"
+
+
+@pytest.mark.parametrize("ending", [b"", b"\n", b"\r\n"], ids=["none", "lf", "crlf"])
+def test_sign_and_authenticate_normalise_a_key_as_the_cli_does(tmp_path, ending, capsys):
+    # The key file as openssl or secrets wrote it, read three ways: the
+    # command line, load_key and the raw bytes.  All three are one key.
+    path = key_file(tmp_path, KEY + ending)
+    raw = open(path, "rb").read()
+    assert load_key(path) == KEY
+    assert sign(EVIDENCE, key=raw) == sign(EVIDENCE, key=load_key(path)) == sign(EVIDENCE, key=KEY)
+    evidence = tmp_path / "e.json"
+    evidence.write_bytes(EVIDENCE)
+    assert cli.main(["sign", "--key-file", path, str(evidence)]) == 0
+    capsys.readouterr()
+    cli_signature = (tmp_path / "e.json.sig").read_text()
+    assert cli_signature == sign(EVIDENCE, key=raw)
+    assert authenticate(EVIDENCE, signature=cli_signature, key=raw) == KEY_ID
+    # And a Python signature made with the raw bytes passes the CLI gate.
+    python_sig = tmp_path / "python.sig"
+    python_sig.write_text(sign(EVIDENCE, key=raw))
+    status = cli.main(
+        [
+            "check",
+            "--key-file",
+            path,
+            "--signature",
+            str(python_sig),
+            "--candidate",
+            "m-1",
+            "--run-id",
+            "r-1",
+            str(evidence),
+        ]
+    )
+    assert status == 0, capsys.readouterr()
 
 
 @pytest.mark.parametrize(
@@ -178,7 +266,7 @@ def test_key_file_drops_one_line_ending(tmp_path, ending):
 @pytest.mark.skipif(os.name != "posix", reason="POSIX modes")
 def test_unusable_key_files(tmp_path, data, mode, code):
     with pytest.raises(PolicyError) as info:
-        sign_module.key_from_file(key_file(tmp_path, data, mode))
+        load_key(key_file(tmp_path, data, mode))
     assert info.value.code == code
     if data.strip():
         assert data.strip().decode() not in str(info.value)
@@ -187,19 +275,19 @@ def test_unusable_key_files(tmp_path, data, mode, code):
 @pytest.mark.skipif(os.name != "posix", reason="POSIX modes")
 @pytest.mark.parametrize("mode", [0o600, 0o400, 0o700])
 def test_private_key_files_are_accepted(tmp_path, mode):
-    assert sign_module.key_from_file(key_file(tmp_path, KEY, mode)) == KEY
+    assert load_key(key_file(tmp_path, KEY, mode)) == KEY
 
 
 def test_missing_directory_and_fifo_key_files(tmp_path):
     for path in (tmp_path / "absent", tmp_path):
         with pytest.raises(PolicyError) as info:
-            sign_module.key_from_file(str(path))
+            load_key(str(path))
         assert info.value.code == "bad-key"
     if hasattr(os, "mkfifo"):
         fifo = tmp_path / "fifo"
         os.mkfifo(fifo, 0o600)
         with pytest.raises(PolicyError) as info:  # and does not block
-            sign_module.key_from_file(str(fifo))
+            load_key(str(fifo))
         assert info.value.code == "bad-key"
 
 
@@ -287,7 +375,9 @@ def check(files, *args, capsys):
 def test_cli_check_authenticated_pass(files, capsys):
     cli.main(["sign", "--key-file", files["key"], str(files["evidence"])])
     capsys.readouterr()
-    status, receipt, _ = check(files, "--key-file", files["key"], "--candidate", "m-1", "--run-id", "r-1", capsys=capsys)
+    status, receipt, _ = check(
+        files, "--key-file", files["key"], "--candidate", "m-1", "--run-id", "r-1", capsys=capsys
+    )
     assert status == 0
     assert receipt["provenance"]["authenticated"] is True
     assert receipt["provenance"]["key_id"] == KEY_ID
@@ -344,7 +434,7 @@ def test_cli_check_explicit_signature_and_key_env(files, tmp_path, capsys, monke
 @pytest.mark.parametrize(
     "args, code",
     [
-        (["--signature", "x.sig"], "bad-policy"),                 # a signature with no key
+        (["--signature", "x.sig"], "missing-option"),  # a signature with no key
         (["--key-env", "SC_UNSET_VARIABLE_FOR_TEST"], "bad-key"),
         (["--key-file", "/nonexistent/key"], "bad-key"),
     ],

@@ -25,10 +25,8 @@ from fractions import Fraction
 
 import pytest
 
-from scorecontract import InvalidEvidence, PolicyError
-from scorecontract import _stats
+from scorecontract import InvalidEvidence, PolicyError, _stats
 from scorecontract._stats import (
-    Bound,
     Sums,
     clopper_pearson,
     clt_bound,
@@ -182,6 +180,7 @@ def test_published_values_agree_with_the_oracle(k, n):
 
 # -- Clopper-Pearson: closed forms, in the exact and the floating-point range ---------
 
+
 def closed_form(k, n, alpha, side):
     """Bounds with a closed form, in 60-digit decimal."""
     with localcontext() as context:
@@ -199,10 +198,19 @@ def closed_form(k, n, alpha, side):
 
 
 CLOSED = [
-    (20, 20, "lower"), (1, 20, "lower"), (0, 30, "upper"), (29, 30, "upper"),
-    (2000, 2000, "lower"), (1, 2000, "lower"),
-    (2001, 2001, "lower"), (1, 2001, "lower"), (0, 5000, "upper"),
-    (10**6, 10**6, "lower"), (1, 10**6, "lower"), (0, 10**6, "upper"), (10**6 - 1, 10**6, "upper"),
+    (20, 20, "lower"),
+    (1, 20, "lower"),
+    (0, 30, "upper"),
+    (29, 30, "upper"),
+    (2000, 2000, "lower"),
+    (1, 2000, "lower"),
+    (2001, 2001, "lower"),
+    (1, 2001, "lower"),
+    (0, 5000, "upper"),
+    (10**6, 10**6, "lower"),
+    (1, 10**6, "lower"),
+    (0, 10**6, "upper"),
+    (10**6 - 1, 10**6, "upper"),
 ]
 
 
@@ -320,8 +328,9 @@ def test_the_floating_point_tail_and_its_error_bound(k, n, p):
         assert log_tail - error <= log_exact <= log_tail + error
 
 
-@pytest.mark.parametrize("n, k", [(10, 3), (40, 20), (1000, 1), (1000, 999), (10**5, 31415), (10**5, 5 * 10**4),
-                                  (10**6, 1000)])
+@pytest.mark.parametrize(
+    "n, k", [(10, 3), (40, 20), (1000, 1), (1000, 999), (10**5, 31415), (10**5, 5 * 10**4), (10**6, 1000)]
+)
 def test_log_comb_within_its_error_bound(n, k):
     value, error = _stats._log_comb(n, k)
     assert abs(value - math.log(math.comb(n, k))) <= error
@@ -455,7 +464,11 @@ def test_decimal_steps_are_directed():
     for text in ("2", "0.153578947368421052631578947368421052631", "1e-30"):
         root = _stats._sqrt_up(Decimal(text))
         assert Fraction(root) ** 2 >= Fraction(Decimal(text))
-    assert Fraction(_stats._offset(third, Decimal(0), "lower")) < third < Fraction(_stats._offset(third, Decimal(0), "upper"))
+    assert (
+        Fraction(_stats._offset(third, Decimal(0), "lower"))
+        < third
+        < Fraction(_stats._offset(third, Decimal(0), "upper"))
+    )
     assert Fraction(Decimal(_stats._Z_RAISE)) == 1 + Fraction(1, 2**40)
 
 
@@ -557,10 +570,7 @@ def miller_clustered_se2(values, labels):
     mean = sum(exact) / n
     residuals = [v - mean for v in exact]
     se2 = sum(e * e for e in residuals) / (n - 1) / n
-    cross = sum(
-        residuals[i] * residuals[j]
-        for i in range(n) for j in range(n) if i != j and labels[i] == labels[j]
-    )
+    cross = sum(residuals[i] * residuals[j] for i in range(n) for j in range(n) if i != j and labels[i] == labels[j])
     return se2 + cross / (n * n)
 
 
@@ -616,10 +626,26 @@ def test_clustering_widens_the_bound_when_trials_repeat_a_question():
 
 @pytest.mark.parametrize(
     "clusters",
-    [[(1, 1), (1, 1)], [(2, 1), (2, 1)], [(2, 1), (1, 0)], [(3, 2), (0, 0)], [(3, 2.0)], [3, 2], 7,
-     [(True, 1), (2, 1)]],
-    ids=["count-short", "count-long", "total-short", "empty-cluster", "float-total", "not-pairs", "not-iterable",
-         "bool-count"],
+    [
+        [(1, 1), (1, 1)],
+        [(2, 1), (2, 1)],
+        [(2, 1), (1, 0)],
+        [(3, 2), (0, 0)],
+        [(3, 2.0)],
+        [3, 2],
+        7,
+        [(True, 1), (2, 1)],
+    ],
+    ids=[
+        "count-short",
+        "count-long",
+        "total-short",
+        "empty-cluster",
+        "float-total",
+        "not-pairs",
+        "not-iterable",
+        "bool-count",
+    ],
 )
 def test_clusters_must_add_up(clusters):
     with pytest.raises(PolicyError) as info:
@@ -681,8 +707,11 @@ def test_no_regression_larger_than_d():
 def test_no_regression_with_lower_is_better():
     differences = Sums.of([0.01, -0.02, 0.03, 0.0, 0.01])
     bound = paired_bound(
-        differences, confidence=0.9, side="upper",
-        candidate=Sums.of([1.01, 0.98, 1.03, 1.0, 1.01]), baseline=Sums.of([1, 1, 1, 1, 1]),
+        differences,
+        confidence=0.9,
+        side="upper",
+        candidate=Sums.of([1.01, 0.98, 1.03, 1.0, 1.01]),
+        baseline=Sums.of([1, 1, 1, 1, 1]),
     )
     assert no_regression(bound, max_regression=0.1) is True
     assert no_regression(bound, max_regression=0.01) is False
@@ -737,8 +766,22 @@ def test_clt_trials_needed_is_the_n_where_the_bound_reaches_the_threshold():
 
 # -- validation --------------------------------------------------------------------------
 
-BAD_CONFIDENCE = [0.5, 1, 1.0, 0.3, -0.95, 95, True, "0.95", None, float("nan"), float("inf"),
-                  Decimal("NaN"), Decimal("0.9999999999999"), 0.9999999999999999]
+BAD_CONFIDENCE = [
+    0.5,
+    1,
+    1.0,
+    0.3,
+    -0.95,
+    95,
+    True,
+    "0.95",
+    None,
+    float("nan"),
+    float("inf"),
+    Decimal("NaN"),
+    Decimal("0.9999999999999"),
+    0.9999999999999999,
+]
 
 
 @pytest.mark.parametrize("confidence", BAD_CONFIDENCE, ids=repr)
@@ -756,8 +799,10 @@ def test_confidence_strictly_between_one_half_and_one(confidence):
 def test_confidence_as_float_is_its_decimal_text():
     # 0.95 the float is 0.9499999999999999555...; it means 0.95.
     assert clopper_pearson(8, 10, confidence=0.95).bound == clopper_pearson(8, 10, confidence=Decimal("0.95")).bound
-    assert clt_bound(Sums.of(FLAPPING), confidence=0.95).bound == clt_bound(
-        Sums.of(FLAPPING), confidence=Decimal("0.95")).bound
+    assert (
+        clt_bound(Sums.of(FLAPPING), confidence=0.95).bound
+        == clt_bound(Sums.of(FLAPPING), confidence=Decimal("0.95")).bound
+    )
 
 
 @pytest.mark.parametrize(
@@ -776,8 +821,20 @@ def test_confidence_as_float_is_its_decimal_text():
         lambda: Sums.of([True]),
         lambda: Sums.of_counts({0.5: 0}),
     ],
-    ids=["k-above-n", "negative-k", "float-k", "bad-side", "not-sums", "float-total", "impossible-sums",
-         "negative-count", "negative-squares", "nan-score", "bool-score", "zero-count"],
+    ids=[
+        "k-above-n",
+        "negative-k",
+        "float-k",
+        "bad-side",
+        "not-sums",
+        "float-total",
+        "impossible-sums",
+        "negative-count",
+        "negative-squares",
+        "nan-score",
+        "bool-score",
+        "zero-count",
+    ],
 )
 def test_configuration_faults_are_policy_errors(call):
     with pytest.raises(PolicyError):
@@ -817,7 +874,15 @@ def test_bounds_are_immutable_values_without_truth():
     assert bound == clt_bound(Sums.of(FLAPPING), confidence=0.95)
     assert hash(bound) == hash(clt_bound(Sums.of(FLAPPING), confidence=0.95))
     assert set(bound.as_dict()) == {
-        "method", "side", "confidence", "n", "estimate", "bound", "se", "clusters", "unpaired_se",
+        "method",
+        "side",
+        "confidence",
+        "n",
+        "estimate",
+        "bound",
+        "se",
+        "clusters",
+        "unpaired_se",
     }
     assert "Bound(method='clt'" in repr(bound)
 

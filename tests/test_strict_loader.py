@@ -22,8 +22,7 @@ import random
 
 import pytest
 
-from scorecontract import InvalidEvidence, loads
-from scorecontract import _strict_json
+from scorecontract import InvalidEvidence, _strict_json, loads
 from scorecontract._encoding import decode_evidence
 from scorecontract._jsonpath import NonFiniteRead, compile_query, compile_requirement
 from scorecontract._strict_json import MAX_DEPTH, MAX_NUMBER_LENGTH, Nonfinite, load_document, parse_json
@@ -150,7 +149,7 @@ def test_load_document_of_a_clean_text_is_parse_json(path):
         ('{"a": NaN} x', "trailing-data"),
         ('[NaN, "\\ud800"]', "lone-surrogate"),
         ("[NaN, " + "1" * (MAX_NUMBER_LENGTH + 1) + "]", "too-many-digits"),
-        ('[NaN, 0.' + "1" * MAX_NUMBER_LENGTH + "]", "too-many-digits"),
+        ("[NaN, 0." + "1" * MAX_NUMBER_LENGTH + "]", "too-many-digits"),
         ("[" * (MAX_DEPTH + 1) + "NaN" + "]" * (MAX_DEPTH + 1), "too-deep"),
         ("[NaN, nan]", "syntax"),
         ("", "empty"),
@@ -173,12 +172,15 @@ def test_load_document_exact_mode_reads_decimals():
     assert info.value.code == "too-many-digits"
 
 
-@pytest.mark.parametrize("text, path_", [
-    ("NaN", "$"),
-    ("[[[NaN]]]", "$[0][0][0]"),
-    ('{"it\'s": {"\\n": [0, NaN]}}', "$['it\\'s']['\\n'][1]"),
-    ('{"a\\\\b": NaN}', "$['a\\\\b']"),
-])
+@pytest.mark.parametrize(
+    "text, path_",
+    [
+        ("NaN", "$"),
+        ("[[[NaN]]]", "$[0][0][0]"),
+        ('{"it\'s": {"\\n": [0, NaN]}}', "$['it\\'s']['\\n'][1]"),
+        ('{"a\\\\b": NaN}', "$['a\\\\b']"),
+    ],
+)
 def test_the_recorded_path_is_normalized(text, path_):
     [record] = load_document(text)[1]
     assert record.path == path_
@@ -226,9 +228,7 @@ def oracle_path(keys: list) -> str:
         if type(key) is int:
             out += f"[{key}]"
         else:
-            out += "['" + "".join(
-                short.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 0x20 else c) for c in key
-            ) + "']"
+            out += "['" + "".join(short.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 0x20 else c) for c in key) + "']"
     return out
 
 
@@ -250,7 +250,9 @@ def oracle(text: str):
             return Mark("underflow", token)
         return value
 
-    document = json.loads(text, object_pairs_hook=pairs, parse_float=number, parse_constant=lambda t: Mark("non-standard-constant", t))
+    document = json.loads(
+        text, object_pairs_hook=pairs, parse_float=number, parse_constant=lambda t: Mark("non-standard-constant", t)
+    )
     found = []
 
     def walk(value, keys):
@@ -286,8 +288,34 @@ def same_document(mine, theirs) -> bool:
 
 SPECIALS = ["NaN", "Infinity", "-Infinity", "1e400", "-1E+400", "1e-400", "-2.5e-999", "0.0000000001e-330"]
 PLAIN_NUMBERS = ["0", "-0", "7", "0.25", "-3.5e2", "0e-400", "0.0", "-0.0", "1E-5", "12345678901234567890"]
-NAMES = ["a", "value", "it's", "a\\b", "x\ny", "\u00e9t\u00e9", "NaN", "Infinity", "k:v", "[0]", '"q"', "\U0001f600", "samples"]
-TEXTS = ["", "NaN", "-Infinity", "12:00:01", "a [b] {c}", 'say "hi"', "back\\slash", "caf\u00e9", "\u2014", "\U0001f600", "tab\there"]
+NAMES = [
+    "a",
+    "value",
+    "it's",
+    "a\\b",
+    "x\ny",
+    "\u00e9t\u00e9",
+    "NaN",
+    "Infinity",
+    "k:v",
+    "[0]",
+    '"q"',
+    "\U0001f600",
+    "samples",
+]
+TEXTS = [
+    "",
+    "NaN",
+    "-Infinity",
+    "12:00:01",
+    "a [b] {c}",
+    'say "hi"',
+    "back\\slash",
+    "caf\u00e9",
+    "\u2014",
+    "\U0001f600",
+    "tab\there",
+]
 
 
 def generated(rng: random.Random, depth: int = 0, specials: float = 0.08) -> str:
@@ -315,7 +343,9 @@ def generated(rng: random.Random, depth: int = 0, specials: float = 0.08) -> str
 def test_the_oracle_sees_what_it_must():
     document, found = oracle('{"a": [NaN, 1e400, -1e-400, 0e-400], "it\'s": Infinity}')
     assert [f[1:] for f in found] == [
-        ("non-standard-constant", "NaN"), ("non-finite", "1e400"), ("underflow", "-1e-400"),
+        ("non-standard-constant", "NaN"),
+        ("non-finite", "1e400"),
+        ("underflow", "-1e-400"),
         ("non-standard-constant", "Infinity"),
     ]
     assert found[3][0] == "$['it\\'s']" and document["a"][3] == 0.0
@@ -334,7 +364,9 @@ def test_load_document_agrees_with_the_oracle(seed, path, budgets):
         assert [(r.path, r.code, r.literal) for r in found] == expected, text
         assert same_document(document, expected_document), text
         for record in found:
-            [(selected, value)] = compile_query(record.path).select(document) if record.path != "$" else [("$", document)]
+            [(selected, value)] = (
+                compile_query(record.path).select(document) if record.path != "$" else [("$", document)]
+            )
             assert value is record.value
         recorded += len(found)
     assert recorded > 0  # the generator plants some
@@ -351,7 +383,7 @@ def test_load_document_agrees_with_the_oracle_on_large_texts(seed, budgets):
         "[" + ", ".join(parts) + "]",
         '{"head": NaN, "rows": [' + ", ".join(parts) + '], "tail": [[1e400]]}',
         '{"samples": [' + ", ".join('{"i": %d, "v": %s}' % (i, p) for i, p in enumerate(parts)) + "]}",
-        "[[" + ", ".join(parts) + "], {\"deep\": [[[[" + ", ".join(parts[:50]) + "]]]]}]",
+        "[[" + ", ".join(parts) + '], {"deep": [[[[' + ", ".join(parts[:50]) + "]]]]}]",
     ]
     for text in shapes:
         assert len(text) >= _strict_json.FAST_MIN_LENGTH
@@ -404,13 +436,50 @@ def test_both_paths_agree_on_the_corpus(file):
 
 
 STRING_PIECES = [
-    "a", "NaN", "Infinity", ":", "[", "]", "{", "}", ",", " ", '\\"', "\\\\", "\\n", "\\u00e9", "\\ud83d\\ude00",
-    "\\ud800", "\\udc00", "\\ud800\\ud800\\udc00", "\\u0022", "\\u005c", "\u00e9", "\u2014", "\\/", "12:00",
-    "\\\\u0041", "\\u003a",
+    "a",
+    "NaN",
+    "Infinity",
+    ":",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    " ",
+    '\\"',
+    "\\\\",
+    "\\n",
+    "\\u00e9",
+    "\\ud83d\\ude00",
+    "\\ud800",
+    "\\udc00",
+    "\\ud800\\ud800\\udc00",
+    "\\u0022",
+    "\\u005c",
+    "\u00e9",
+    "\u2014",
+    "\\/",
+    "12:00",
+    "\\\\u0041",
+    "\\u003a",
 ]
 NUMBER_PIECES = [
-    "0", "-0", "1", "0.5", "-2.5e3", "1e400", "-1e400", "1e-400", "0e-400", "0.0", "NaN", "Infinity",
-    "-Infinity", "1" * 250, "0." + "0" * 300 + "1", "1E+2",
+    "0",
+    "-0",
+    "1",
+    "0.5",
+    "-2.5e3",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "0e-400",
+    "0.0",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1" * 250,
+    "0." + "0" * 300 + "1",
+    "1E+2",
 ]
 
 
@@ -421,7 +490,10 @@ def fuzzed(rng: random.Random, depth: int = 0) -> str:
             return rng.choice(NUMBER_PIECES + ["true", "false", "null"])
         return '"' + "".join(rng.choice(STRING_PIECES) for _ in range(rng.randrange(4))) + '"'
     if roll < 0.65:
-        names = ['"' + "".join(rng.choice(STRING_PIECES) for _ in range(rng.randrange(3))) + '"' for _ in range(rng.randrange(4))]
+        names = [
+            '"' + "".join(rng.choice(STRING_PIECES) for _ in range(rng.randrange(3))) + '"'
+            for _ in range(rng.randrange(4))
+        ]
         if names and rng.random() < 0.15:
             names.append(rng.choice(names))
         return "{" + ", ".join(f"{name}: {fuzzed(rng, depth + 1)}" for name in names) + "}"
@@ -433,7 +505,7 @@ def mutated(rng: random.Random, text: str) -> str:
         return text
     at = rng.randrange(len(text))
     if rng.random() < 0.4:
-        return text[:at] + text[at + 1:]
+        return text[:at] + text[at + 1 :]
     return text[:at] + rng.choice('"\\[]{}:,N0 u\x00') + text[at:]
 
 
@@ -449,11 +521,24 @@ def test_both_paths_agree_on_fuzzed_text(seed):
             assert outcome(text, False, record, exact) == outcome(text, True, record, exact), text
 
 
-@pytest.mark.parametrize("text", [
-    '["\\ud83d\\ude00"]', '["\\ud800"]', '["\\udc00"]', '["\\udc00\\ud800"]', '["\\ud800\\ud800\\udc00"]',
-    '["\\ud800x"]', '["\\\\ud800"]', '["\\\\\\ud800"]', '{"\\udbff": 1}', '["ok", "\\ud812\\u0041"]',
-    '["\\uD83D\\uDE00", "\\uDFFF"]', '"\\ud800"', '["\\ud800\\\\udc00"]',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '["\\ud83d\\ude00"]',
+        '["\\ud800"]',
+        '["\\udc00"]',
+        '["\\udc00\\ud800"]',
+        '["\\ud800\\ud800\\udc00"]',
+        '["\\ud800x"]',
+        '["\\\\ud800"]',
+        '["\\\\\\ud800"]',
+        '{"\\udbff": 1}',
+        '["ok", "\\ud812\\u0041"]',
+        '["\\uD83D\\uDE00", "\\uDFFF"]',
+        '"\\ud800"',
+        '["\\ud800\\\\udc00"]',
+    ],
+)
 def test_lone_surrogate_escapes_are_found_as_the_decoder_pairs_them(text):
     for record in (False, True):
         assert outcome(text, False, record, False) == outcome(text, True, record, False)

@@ -11,19 +11,57 @@ from __future__ import annotations
 
 import pytest
 
-from scorecontract import PolicyError
-from scorecontract._policy_file import policy_from_bytes
+from scorecontract import Policy, PolicyError, load_policy
 from support import run_cli
+
+
+def policy_from_bytes(data: bytes, *, toml: bool = False) -> Policy:
+    """``load_policy`` of a file holding *data*: the public way in."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / ("policy.toml" if toml else "policy.json")
+        path.write_bytes(data)
+        return load_policy(path)
+
 
 tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11+")
 
 # Literals that are both JSON and TOML number syntax.
 SHARED = [
-    "0", "-0", "0.5", "-0.0", "1", "1e-400", "-1e-400", "1e400", "-1e400", "1e-5000", "1e5000",
-    "1e999", "1e-999", "1e1000", "1e-1000", "1e1001", "1e-1001", "1e99999999999999999999",
-    "1e-99999999999999999999", "4.9e-324", "2.4e-324", "2.5e-324", "1.7976931348623157e308",
-    "1.8e308", "0e-400", "0.0000e99999", "1" * 640, "1" * 641, "0." + "1" * 638, "0." + "1" * 639,
-    "99999999999999991611392", "1e23",
+    "0",
+    "-0",
+    "0.5",
+    "-0.0",
+    "1",
+    "1e-400",
+    "-1e-400",
+    "1e400",
+    "-1e400",
+    "1e-5000",
+    "1e5000",
+    "1e999",
+    "1e-999",
+    "1e1000",
+    "1e-1000",
+    "1e1001",
+    "1e-1001",
+    "1e99999999999999999999",
+    "1e-99999999999999999999",
+    "4.9e-324",
+    "2.4e-324",
+    "2.5e-324",
+    "1.7976931348623157e308",
+    "1.8e308",
+    "0e-400",
+    "0.0000e99999",
+    "1" * 640,
+    "1" * 641,
+    "0." + "1" * 638,
+    "0." + "1" * 639,
+    "99999999999999991611392",
+    "1e23",
 ]
 KEYS = ["threshold", "min", "max"]
 
@@ -39,16 +77,22 @@ def outcome(data: bytes, toml: bool) -> object:
 
 
 def documents(key: str, literal: str, exact: bool) -> tuple[bytes, bytes]:
-    values = {"threshold": "0", "min": "-1e999", "max": "1e999"} if exact else {
-        "threshold": "0", "min": "-1e300", "max": "1e300",
-    }
+    values = (
+        {"threshold": "0", "min": "-1e999", "max": "1e999"}
+        if exact
+        else {
+            "threshold": "0",
+            "min": "-1e300",
+            "max": "1e300",
+        }
+    )
     if key == "min":
         values["threshold"] = values["max"]
     values[key] = literal
     flag = "true" if exact else "false"
-    json_text = "{" + ", ".join(
-        [f'"version": "v"', f'"exact": {flag}'] + [f'"{k}": {v}' for k, v in values.items()]
-    ) + "}"
+    json_text = (
+        "{" + ", ".join(['"version": "v"', f'"exact": {flag}'] + [f'"{k}": {v}' for k, v in values.items()]) + "}"
+    )
     toml_text = "\n".join(['version = "v"', f"exact = {flag}"] + [f"{k} = {v}" for k, v in values.items()])
     return json_text.encode(), (toml_text + "\n").encode()
 
@@ -67,19 +111,19 @@ def test_the_differential_sees_refusals_and_acceptances():
 
 
 BAD_NUMBERS = [
-        ("threshold = 1e-400", "underflow"),
-        ("threshold = 0.5\nmin = -1e-400", "underflow"),
-        ("threshold = 0.5\nmax = 1e-4_00", "underflow"),
-        ("threshold = 0.5\nmax = 1e400", "non-finite"),
-        ("threshold = 0.5\nmax = +1e400", "non-finite"),
-        ("threshold = 0.5\nmax = 1e99999999999999999999", "too-many-digits"),
-        ("threshold = 1e-5000", "too-many-digits"),
-        ("threshold = 0\nmax = 1" + "0" * 700, "too-many-digits"),
-        ("threshold = 0\nmax = 0x" + "f" * 540, "too-many-digits"),  # 651 digits
-        ("threshold = 0\nmax = 0x" + "f" * 700, "too-many-digits"),
-        ("threshold = 0\nmax = 0b" + "1" * 3000, "too-many-digits"),
-        ("threshold = 0\nmax = 1" + "_0" * 700, "too-many-digits"),
-        ("threshold = 0.5\nmax = 1" + "1" * 700 + ".0", "too-many-digits"),
+    ("threshold = 1e-400", "underflow"),
+    ("threshold = 0.5\nmin = -1e-400", "underflow"),
+    ("threshold = 0.5\nmax = 1e-4_00", "underflow"),
+    ("threshold = 0.5\nmax = 1e400", "non-finite"),
+    ("threshold = 0.5\nmax = +1e400", "non-finite"),
+    ("threshold = 0.5\nmax = 1e99999999999999999999", "too-many-digits"),
+    ("threshold = 1e-5000", "too-many-digits"),
+    ("threshold = 0\nmax = 1" + "0" * 700, "too-many-digits"),
+    ("threshold = 0\nmax = 0x" + "f" * 540, "too-many-digits"),  # 651 digits
+    ("threshold = 0\nmax = 0x" + "f" * 700, "too-many-digits"),
+    ("threshold = 0\nmax = 0b" + "1" * 3000, "too-many-digits"),
+    ("threshold = 0\nmax = 1" + "_0" * 700, "too-many-digits"),
+    ("threshold = 0.5\nmax = 1" + "1" * 700 + ".0", "too-many-digits"),
 ]
 # An exact policy keeps 1e-400 and 1e400 as they are written: only the
 # digit cap and the exponent bound apply to it.
@@ -88,9 +132,7 @@ BAD_CASES = [(line, reason, "false") for line, reason in BAD_NUMBERS] + [
 ]
 
 
-@pytest.mark.parametrize(
-    "line, reason, exact", BAD_CASES, ids=[f"{exact}-{line[:40]}" for line, _, exact in BAD_CASES]
-)
+@pytest.mark.parametrize("line, reason, exact", BAD_CASES, ids=[f"{exact}-{line[:40]}" for line, _, exact in BAD_CASES])
 def test_bad_toml_numbers_are_configuration_errors(line, reason, exact):
     data = f'version = "v"\nexact = {exact}\n{line}\n'.encode()
     with pytest.raises(PolicyError) as info:
@@ -120,9 +162,7 @@ def test_toml_inf_and_nan_are_refused_by_the_numeric_contract(literal, exact):
     [("+0.5", 0.5), ("0.2_5", 0.25), ("1_0", 10), ("0x0", 0), ("+1", 1), ("5e-0_1", 0.5)],
 )
 def test_toml_spellings_of_good_numbers(literal, value):
-    policy = policy_from_bytes(
-        f'version = "v"\nexact = false\nmax = 10\nthreshold = {literal}\n'.encode(), toml=True
-    )
+    policy = policy_from_bytes(f'version = "v"\nexact = false\nmax = 10\nthreshold = {literal}\n'.encode(), toml=True)
     assert policy.threshold == value and type(policy.threshold) is type(value)
 
 
@@ -167,9 +207,15 @@ def test_dots_in_comments_and_ordinary_values_are_fine():
     from scorecontract._policy_file import MAX_TOML_DOTS
 
     data = (
-        "# " + "." * 200 + "\n"
-        + '   #' + "." * 200 + "\n"
-        + 'version = "' + "1." * (MAX_TOML_DOTS // 2) + '"\nexact = false\nthreshold = 0.5\n'
+        "# "
+        + "." * 200
+        + "\n"
+        + "   #"
+        + "." * 200
+        + "\n"
+        + 'version = "'
+        + "1." * (MAX_TOML_DOTS // 2)
+        + '"\nexact = false\nthreshold = 0.5\n'
     ).encode()
     assert policy_from_bytes(data, toml=True).threshold == 0.5
     over = b'version = "v"\nexact = false\nthreshold = 0.5\n' + b"a." * (MAX_TOML_DOTS + 1) + b"z = 1\n"

@@ -13,9 +13,18 @@ from scorecontract._strict_json import underflows
 @pytest.mark.parametrize(
     "token, expected",
     [
-        ("1e-400", True), ("-1e-400", True), ("0.0001e-400", True), ("10e-400", True),
-        ("0", False), ("-0", False), ("0.0", False), ("-0.000", False), ("0e-400", False),
-        ("0.000E+5", False), (b"1e-400", True), (b"0.0e-9", False),
+        ("1e-400", True),
+        ("-1e-400", True),
+        ("0.0001e-400", True),
+        ("10e-400", True),
+        ("0", False),
+        ("-0", False),
+        ("0.0", False),
+        ("-0.000", False),
+        ("0e-400", False),
+        ("0.000E+5", False),
+        (b"1e-400", True),
+        (b"0.0e-9", False),
     ],
 )
 def test_underflows(token, expected):
@@ -70,8 +79,12 @@ def test_closed_standard_input_is_invalid_evidence():
     env = {**__import__("os").environ, "PYTHONPATH": str(SRC)}
     for args in (["check", "-"], ["check", "--contract", "judgment", "-"], ["report", "--scheduled", "1", "-"]):
         result = subprocess.run(
-            [_sys.executable, "-m", "scorecontract", *args], stdin=subprocess.DEVNULL,
-            capture_output=True, env=env, timeout=60, close_fds=True,
+            [_sys.executable, "-m", "scorecontract", *args],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=env,
+            timeout=60,
+            close_fds=True,
             preexec_fn=lambda: __import__("os").close(0),
         )
         assert result.returncode == 3, (args, result.stderr)
@@ -92,7 +105,7 @@ def test_messages_name_the_value_not_the_type():
 
 
 def test_unusable_evidence_path_is_invalid():
-    from scorecontract._errors import InvalidEvidence
+    from scorecontract import InvalidEvidence
     from scorecontract._read import read_evidence_file
 
     for path in ("a\x00b.json", "\ud800.json"):

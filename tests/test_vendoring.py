@@ -136,9 +136,7 @@ def test_the_copy_contains_every_module(tmp_path):
 def test_vendored_copy_gives_the_manifest_verdicts(tmp_path, parent, name, flags):
     target = vendor(tmp_path, parent, name)
     dotted = f"{parent}.{name}"
-    result = isolated_python(
-        "-c", PROBE, str(tmp_path), dotted, str(FIXTURES), str(SRC), flags=flags, cwd=tmp_path
-    )
+    result = isolated_python("-c", PROBE, str(tmp_path), dotted, str(FIXTURES), str(SRC), flags=flags, cwd=tmp_path)
     assert result.returncode == 0, result.stderr.decode()
     report = json.loads(result.stdout)
 
@@ -197,7 +195,10 @@ def test_isolation_really_hides_the_source_tree(tmp_path):
     probe = "import importlib.machinery as m; print(m.PathFinder.find_spec('scorecontract'))"
     hidden = isolated_python("-c", probe, cwd=ROOT)
     shown = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, cwd=ROOT, timeout=120,
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
         env=dict(os.environ, PYTHONPATH=str(SRC)),
     )
     assert hidden.stdout.strip() == b"None"

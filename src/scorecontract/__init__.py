@@ -9,6 +9,8 @@ __all__ = [
     "Decision",
     "InvalidEvidence",
     "Judgment",
+    "Metric",
+    "Observation",
     "Outcome",
     "Policy",
     "PolicyError",
@@ -22,8 +24,10 @@ __all__ = [
     "evaluate",
     "extract_json",
     "judge",
+    "load_key",
     "load_policy",
     "loads",
+    "query",
     "report",
     "sign",
 ]
@@ -40,10 +44,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._dumps import dumps
     from ._extract import extract_json
+    from ._jsonpath import query
     from ._judgment import Judgment, Outcome, judge
     from ._policy_file import load_policy
-    from ._report import Report, report
-    from ._sign import authenticate, sign
+    from ._report import Metric, Observation, Report, report
+    from ._sign import authenticate, load_key, sign
 
 
 def __getattr__(name: str) -> object:
@@ -62,15 +67,19 @@ def __getattr__(name: str) -> object:
         from . import _judgment
 
         return getattr(_judgment, name)
+    if name == "query":
+        from ._jsonpath import query
+
+        return query
     if name == "load_policy":
         from ._policy_file import load_policy
 
         return load_policy
-    if name in ("Report", "report"):
+    if name in ("Metric", "Observation", "Report", "report"):
         from . import _report
 
         return getattr(_report, name)
-    if name in ("authenticate", "sign"):
+    if name in ("authenticate", "load_key", "sign"):
         from . import _sign
 
         return getattr(_sign, name)

@@ -1,34 +1,71 @@
 # SPDX-License-Identifier: MIT
-"""Stage 5 of the pipeline: the decision (SPEC section 2, rule 9)."""
+"""Stage 5 of the pipeline: a decoded score under a policy.
+
+The numeric contract (``_score``) says whether a value is a number at all;
+here the policy adds its bounds (rule 8 of docs/contract.md) and its
+threshold (rule 9).
+"""
 
 from __future__ import annotations
 
 from ._describe import format_number
-from ._policy import policy_for
-from ._score import score_problem, to_decimal
+from ._policy import UNSET, bounds_text, policy_for
+from ._score import number_problem, to_decimal
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from decimal import Decimal
-
     from ._policy import Policy
+    from ._score import Number
 
-__all__ = ["decide", "decide_with_reason", "meets_threshold", "outcome_message"]
-
-
-def meets_threshold(score: int | float | Decimal, policy: Policy) -> bool:
-    """Return ``score >= threshold`` for a score that passed ``score_problem``."""
-    if policy._exact:
-        return to_decimal(score) >= policy._bounds[2]
-    # Equality passes: the threshold is the lowest passing score.
-    return score >= policy._bounds[2]
+__all__ = ["decide", "decide_with_reason", "meets_threshold", "outcome_message", "score_problem"]
 
 
-def outcome_message(score: object, policy: Policy) -> str:
-    """Explain a PASS or FAIL of a valid *score*, for people."""
-    relation = ">=" if meets_threshold(score, policy) else "<"  # type: ignore[arg-type]
-    return f"score {format_number(score)} {relation} threshold {format_number(policy.threshold)}"
+def score_problem(score: object, policy: Policy) -> tuple[str, str] | None:
+    """Return ``(code, message)`` if *score* breaks the contract, else None.
+
+    The type and finiteness of ``number_problem``, then the range: within
+    the policy's closed bounds.  A huge ``int`` is compared as an int:
+    ``math.isfinite(10**400)`` would raise ``OverflowError``.
+    """
+    problem = number_problem(score, policy.exact)
+    if problem is not None:
+        return (problem[0], f"score is {problem[1]}")
+    low, high, _ = policy.limits
+    valid: Number = score  # type: ignore[assignment]  # number_problem admitted it
+    value = to_decimal(valid) if policy.exact else valid
+    if not low <= value <= high:
+        return ("out-of-range", f"score {format_number(score)} is outside {bounds_text(policy)}")
+    return None
+
+
+def meets_threshold(score: Number, policy: Policy) -> bool:
+    """Return whether a score that passed ``score_problem`` meets the threshold.
+
+    ``score >= threshold``, or ``score <= threshold`` when the policy's
+    direction is ``"lower"``.  Equality passes either way: the threshold is
+    the worst passing score.
+    """
+    value = to_decimal(score) if policy.exact else score
+    if policy.direction == "lower":
+        return value <= policy.limits[2]
+    return value >= policy.limits[2]
+
+
+def outcome_message(score: Number, policy: Policy) -> str:
+    """Explain a PASS or FAIL of a valid *score*, for people.
+
+    A ``"lower"`` policy says so: ``score 4.1 <= threshold 5 (lower is
+    better)``.
+    """
+    meets = meets_threshold(score, policy)
+    if policy.direction == "lower":
+        relation = "<=" if meets else ">"
+        suffix = " (lower is better)"
+    else:
+        relation = ">=" if meets else "<"
+        suffix = ""
+    return f"score {format_number(score)} {relation} threshold {format_number(policy.threshold)}{suffix}"
 
 
 def decide_with_reason(score: object, policy: Policy) -> tuple[Verdict, str, str]:
@@ -36,14 +73,13 @@ def decide_with_reason(score: object, policy: Policy) -> tuple[Verdict, str, str
     problem = score_problem(score, policy)
     if problem is not None:
         return (Verdict.INVALID, problem[0], problem[1])
-    if meets_threshold(score, policy):  # type: ignore[arg-type]
-        return (Verdict.PASS, "meets-threshold", outcome_message(score, policy))
-    return (Verdict.FAIL, "below-threshold", outcome_message(score, policy))
+    valid: Number = score  # type: ignore[assignment]  # score_problem admitted it
+    if meets_threshold(valid, policy):
+        return (Verdict.PASS, "meets-threshold", outcome_message(valid, policy))
+    return (Verdict.FAIL, "below-threshold", outcome_message(valid, policy))
 
 
-def decide(
-    score: object, /, *, threshold: object = None, policy: Policy | None = None
-) -> Verdict:
+def decide(score: object, /, *, threshold: Number = UNSET, policy: Policy | None = None) -> Verdict:
     """Return the ``Verdict`` for an already decoded *score*.
 
     Pure and total: any Python object in, a ``Verdict`` out, with no I/O and
@@ -51,14 +87,15 @@ def decide(
     (``bool``, ``str``, ``None``, ``Fraction``, NumPy scalars and every
     subclass included), NaN, infinite, or outside the bounds is
     ``Verdict.INVALID``.  Otherwise ``score >= threshold`` is
-    ``Verdict.PASS`` and anything lower ``Verdict.FAIL``.
+    ``Verdict.PASS`` and anything lower ``Verdict.FAIL`` (a policy with
+    direction ``"lower"`` passes ``score <= threshold`` instead).
 
-    *threshold* defaults to 0.8.  *policy*, a ``Policy``, gives the
+    *threshold*, left out, is 0.8.  *policy*, a ``Policy``, gives the
     threshold, bounds and comparison mode instead; ``decimal.Decimal``
     scores are accepted only under an exact policy.  Giving both, or a bad
-    threshold (NaN, infinite, a bool, a string, outside ``[0, 1]``), is a
-    configuration error and raises ``PolicyError``: bad evidence never
-    raises.
+    threshold (``None``, NaN, infinite, a bool, a string, outside
+    ``[0, 1]``), is a configuration error and raises ``PolicyError``: bad
+    evidence never raises.
 
     A caller holding a NumPy scalar converts it explicitly, with
     ``float(x)``, and so takes responsibility for that conversion.
@@ -73,4 +110,5 @@ def decide(
     policy = policy_for(threshold, policy)
     if score_problem(score, policy) is not None:
         return Verdict.INVALID
-    return Verdict.PASS if meets_threshold(score, policy) else Verdict.FAIL  # type: ignore[arg-type]
+    valid: Number = score  # type: ignore[assignment]  # score_problem admitted it
+    return Verdict.PASS if meets_threshold(valid, policy) else Verdict.FAIL

@@ -7,7 +7,9 @@ and nothing may copy a megabyte of input into a message.
 
 from __future__ import annotations
 
-__all__ = ["clip_text", "describe_value", "format_number"]
+import sys
+
+__all__ = ["clip_text", "describe_value", "format_number", "json_kind"]
 
 
 def format_number(number: object) -> str:
@@ -29,9 +31,8 @@ def describe_value(value: object) -> str:
     kind = type(value)
     if kind is bool:
         return f"a boolean ({'true' if value else 'false'})"
-    if kind is str:
-        text: str = value  # type: ignore[assignment]
-        return f"a string ({clip_text(ascii(text[:40]))})"
+    if type(value) is str:
+        return f"a string ({clip_text(ascii(value[:40]))})"
     if kind is int or kind is float:
         return f"the number {format_number(value)}"
     if kind is list:
@@ -47,3 +48,29 @@ def describe_value(value: object) -> str:
 def clip_text(text: str) -> str:
     """Shorten *text* to at most 40 characters."""
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def json_kind(value: object) -> str:
+    """Name the JSON type of a decoded value, without quoting it.
+
+    For messages about a value of the wrong type where the value itself is
+    not worth showing: "not an array".  *value* is what the strict decoder
+    returns; anything else is named as ``describe_value`` names it.
+    """
+    if value is None:
+        return "null"
+    kind = type(value)
+    if kind is bool:
+        return "a boolean"
+    if kind is str:
+        return "a string"
+    if kind is list:
+        return "an array"
+    if kind is dict:
+        return "an object"
+    if kind is int or kind is float:
+        return "a number"
+    decimal = sys.modules.get("decimal")
+    if decimal is not None and kind is decimal.Decimal:
+        return "a number"
+    return describe_value(value)

@@ -40,9 +40,7 @@ def decode_evidence(raw: object, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     if isinstance(raw, (bytes, bytearray, memoryview)):
         data = bytes(raw)
         if len(data) > max_bytes:
-            raise InvalidEvidence(
-                "too-large", f"evidence is {len(data)} bytes, over the limit of {max_bytes}"
-            )
+            raise InvalidEvidence("too-large", f"evidence is {len(data)} bytes, over the limit of {max_bytes}")
         if data.startswith(_UTF8_BOM):
             # RFC 8259 section 8.1: implementations MUST NOT add a BOM.
             raise invalid_at("byte-order-mark", "evidence starts with a UTF-8 byte-order mark", data, 0)
@@ -54,25 +52,19 @@ def decode_evidence(raw: object, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise invalid_at(
-                "not-utf8", f"evidence is not valid UTF-8 ({exc.reason})", data, exc.start
-            ) from None
+            raise invalid_at("not-utf8", f"evidence is not valid UTF-8 ({exc.reason})", data, exc.start) from None
     if isinstance(raw, str):
         text = str(raw)  # a plain str, whatever subclass came in
         # Cheap upper bound first: a UTF-8 character is at most 4 bytes.
         if len(text) * 4 > max_bytes:
             size = len(text.encode("utf-8", "surrogatepass"))
             if size > max_bytes:
-                raise InvalidEvidence(
-                    "too-large", f"evidence is {size} bytes as UTF-8, over the limit of {max_bytes}"
-                )
+                raise InvalidEvidence("too-large", f"evidence is {size} bytes as UTF-8, over the limit of {max_bytes}")
         if text.startswith("\ufeff"):
             raise invalid_at("byte-order-mark", "evidence starts with a byte-order mark", text, 0)
         if not text.isascii():
             where = find_surrogate(text)
             if where != -1:
-                raise invalid_at(
-                    "lone-surrogate", f"lone surrogate {text[where]!a} in the evidence", text, where
-                )
+                raise invalid_at("lone-surrogate", f"lone surrogate {text[where]!a} in the evidence", text, where)
         return text
     raise InvalidEvidence("input-type", f"evidence must be str or bytes, not {type(raw).__name__}")

@@ -10,13 +10,13 @@ from __future__ import annotations
 __all__ = ["REASONS", "InvalidEvidence", "PolicyError", "ScoreContractError"]
 
 # Every reason code the library can put on a decision, with the one-line
-# meaning documented in the README.  A test keeps this table, the README and
-# the codes actually raised in step.
+# meaning documented in docs/reason-codes.md.  A test keeps this table, that
+# page and the codes actually raised in step.
 REASONS = {
     # Verdicts on valid evidence.
     "meets-threshold": "PASS: the score is at or above the threshold",
     "below-threshold": "FAIL: the score is below the threshold",
-    # Grader judgments (SPEC section 5) on a usable judgment.  Under
+    # Grader judgments (docs/judgments.md) on a usable judgment.  Under
     # negation the code still describes the grader's answer.
     "explicit-pass": 'PASS: the grader said "pass": true and no threshold is set',
     "explicit-fail": 'FAIL: the grader said "pass": false, whatever the score',
@@ -48,13 +48,20 @@ REASONS = {
     "wrong-type": "the score is not a number (bool, string, null, ...)",
     "non-finite": "the score is NaN or infinite",
     "out-of-range": "the score is outside the policy's bounds",
-    # Trial reports (SPEC section 6).
+    # Selection (docs/selection.md): one value out of a whole document.
+    "no-match": "the query selects no node; the message names the deepest prefix that did select one",
+    "ambiguous-selection": "the query selects more than one node; the message gives the count and the first two paths",
+    "requirement-failed": "a requirement (--require, the policy key require) does not hold on the document",
+    "unanswerable-query": "a query or requirement cannot be answered on this document within the engine's limits",
+    # Trial reports (docs/reports.md).
     "bad-trial-id": "a trial record's trial_id is not a non-empty string",
     "not-scheduled": "a trial record names a trial outside the declared population",
     "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
-    "population-mismatch": "a report's file names more distinct trials than --scheduled declares",
+    "population-mismatch": "a report's file names more distinct trials than --scheduled declares, or its baseline other trials",
     "population-unknown": "under a bare --scheduled count, an observation names no readable trial id (give a manifest)",
     "insufficient-trials": "a confidence bound the trials cannot support: n = 1, zero variance or one cluster",
+    "missing-cluster": "under --cluster-by, a trial record has no cluster member",
+    "bad-cluster": "under --cluster-by, a trial record's cluster is not one string or integer",
     # Grader errors: no usable judgment (GRADER_ERROR, INVALID at the gate).
     "extraction-failed": "no JSON object found in the grader's answer, or it is cut off",
     "verdict-not-boolean": '"pass" is not a JSON boolean (nor an accepted spelling)',
@@ -63,9 +70,9 @@ REASONS = {
     "no-score-for-threshold": '"pass": true with a threshold set but no score to compare',
     # Provenance: the evidence names the candidate and run it judges, and is
     # authenticated by a detached HMAC-SHA256 signature.
-    "missing-candidate": "the evidence has no \"candidate\" member, and the gate requires one",
+    "missing-candidate": 'the evidence has no "candidate" member, and the gate requires one',
     "candidate-mismatch": "the evidence's candidate is not a string, or not exactly the required one",
-    "missing-run-id": "the evidence has no \"run_id\" member, and the gate pins one",
+    "missing-run-id": 'the evidence has no "run_id" member, and the gate pins one',
     "run-id-mismatch": "the evidence's run_id is not a string, or not exactly the pinned one (a replayed file)",
     "missing-signature": "the signature file does not exist",
     "signature-unreadable": "the signature file cannot be read (a directory, no permission, ...)",
@@ -88,6 +95,12 @@ REASONS = {
     "bad-key": "the signing key is missing, empty, under 16 bytes, or not a regular file",
     "key-too-open": "the key file can be read or written by group or others (chmod 600)",
     "bad-population": "the declared population is unusable (not a positive count, a bad or duplicated manifest id)",
+    # The command line's own refusals (exit 2): options and output files.
+    "bad-option": "an option's value is unusable (--max-bytes, --max-listed or --max-line-bytes not a whole number in range)",
+    "missing-option": "an option needs another that was not given (--negate without --contract judgment, --signature without a key, ...)",
+    "option-conflict": "two options that cannot be combined (--policy with --threshold, --exact or --review-owner, ...)",
+    "output-exists": "an output file (receipt, JUnit XML, signature file, kept evidence) exists already; nothing is overwritten",
+    "output-unwritable": "an output file cannot be written (no such directory, no permission, a full disk, ...)",
     "bad-selector": "a query is not JSONPath (RFC 9535) nor a JSON Pointer (RFC 6901), or a requirement is not an RFC 9535 logical expression",
 }
 
@@ -97,7 +110,7 @@ class ScoreContractError(ValueError):
 
     It subclasses ``ValueError`` so ``except ValueError`` keeps working for
     callers who treat any bad input alike.  ``code`` is one of the stable
-    reason codes listed in the README; ``message`` is for people.
+    reason codes listed in docs/reason-codes.md; ``message`` is for people.
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -152,10 +165,7 @@ class InvalidEvidence(ScoreContractError):
     def __str__(self) -> str:
         if self.pos is None:
             return f"{self.code}: {self.message}"
-        return (
-            f"{self.code}: {self.message}: line {self.lineno} "
-            f"column {self.colno} (char {self.pos})"
-        )
+        return f"{self.code}: {self.message}: line {self.lineno} column {self.colno} (char {self.pos})"
 
     def __reduce__(  # type: ignore[override]
         self,
@@ -169,9 +179,7 @@ class InvalidEvidence(ScoreContractError):
         )
 
 
-def invalid_at(
-    code: str, message: str, doc: str | bytes, pos: int
-) -> InvalidEvidence:
+def invalid_at(code: str, message: str, doc: str | bytes, pos: int) -> InvalidEvidence:
     """Build an InvalidEvidence located at *pos* in *doc*, as json does."""
     if isinstance(doc, bytes):
         lineno = doc.count(b"\n", 0, pos) + 1

@@ -10,23 +10,26 @@ from __future__ import annotations
 
 import re
 
-from ._decide import meets_threshold, outcome_message
-from ._describe import describe_value, format_number
+from ._decide import meets_threshold, outcome_message, score_problem
 from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
-from ._errors import InvalidEvidence, PolicyError
-from ._policy import _default, policy_for
+from ._errors import InvalidEvidence
+from ._policy import UNSET, check_limit, default_cache, policy_for
 from ._provenance import check_binding, envelope_score
 from ._record import score_of_record
-from ._score import score_problem
+from ._select import check_requirements, selection_message
 from ._strict_json import parse_json, underflows
+from ._value import NoTruthValue, Value
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Union
 
-    _Matcher = Callable[[Union[str, bytes]], Union["re.Match[str]", "re.Match[bytes]", None]]
-    from ._policy import Number, Policy
+    # A fullmatch of text or of bytes: the hot path picks one by the type.
+    _Matcher = Callable[..., Union["re.Match[str]", "re.Match[bytes]", None]]
+    from ._policy import Policy
+    from ._score import Number
+    from ._select import Selection
 
 __all__ = ["Decision", "evaluate", "loads"]
 
@@ -42,14 +45,15 @@ _CANONICAL = (
     r"(-?(?:0|[1-9][0-9]{0,19})((?:\.[0-9]{1,20})?(?:[eE][-+]?[0-9]{1,3})?))"
     r"[ \t\n\r]*\}[ \t\n\r]*"
 )
-# (text fullmatch, bytes fullmatch), compiled on first use: nothing at import.
-_fast_matchers: list[tuple[_Matcher, _Matcher]] = []
+# [text fullmatch, bytes fullmatch], compiled on first use: nothing at import.
+# Indexed with kind is bytes on the hot path.
+_fast_matchers: list[_Matcher] = []
 _PASS = Verdict.PASS
 _FAIL = Verdict.FAIL
 _new_object = object.__new__
 
 
-class Decision:
+class Decision(NoTruthValue, Value):
     """The outcome of ``evaluate()``: a verdict and why.
 
     Attributes:
@@ -64,11 +68,23 @@ class Decision:
     - ``pos``, ``lineno``, ``colno``: where in the evidence the problem
       is, when one place is to blame; else None.
 
-    Decisions are immutable.  Like a ``Verdict``, a decision has no truth
-    value: ``if decision:`` raises ``TypeError``.
+    Decisions are immutable and compare equal by value.  Like a
+    ``Verdict``, a decision has no truth value: ``if decision:`` raises
+    ``TypeError``.
     """
 
-    __slots__ = ("_verdict", "_code", "_message", "_score", "_policy", "_location")
+    # Unlike the other values, the fields are private slots behind
+    # read-only properties, and plain attribute stores are allowed again:
+    # evaluate() builds a Decision with six slot stores, where Value's
+    # __setattr__ would cost a Python call per field on every harness's
+    # hot path.  The public attributes are read-only all the same.
+    __slots__ = ("_verdict", "_code", "_message", "_score", "_policy", "_location", "_selection")
+    if TYPE_CHECKING:
+        pass
+    else:
+        __setattr__ = object.__setattr__
+        __delattr__ = object.__delattr__
+    _shown = ("verdict", "code", "message", "score")
 
     if TYPE_CHECKING:
         _verdict: Verdict
@@ -77,6 +93,7 @@ class Decision:
         _score: Number | None
         _policy: Policy
         _location: tuple[int, int, int] | None
+        _selection: Selection | None
 
     def __init__(
         self,
@@ -86,6 +103,7 @@ class Decision:
         score: Number | None,
         policy: Policy,
         location: tuple[int, int, int] | None = None,
+        selection: Selection | None = None,
     ) -> None:
         # message is None for PASS and FAIL: it is built when first read,
         # which keeps evaluate() on a valid record as cheap as json.loads.
@@ -95,14 +113,15 @@ class Decision:
         self._score = score
         self._policy = policy
         self._location = location
+        self._selection = selection
 
     @classmethod
-    def invalid(cls, error: InvalidEvidence, policy: Policy) -> Decision:
-        """Return the INVALID decision for *error*."""
+    def invalid(cls, error: InvalidEvidence, policy: Policy, selection: Selection | None = None) -> Decision:
+        """Return the INVALID decision for *error*, located where it is."""
         location = None
         if error.pos is not None and error.lineno is not None and error.colno is not None:
             location = (error.pos, error.lineno, error.colno)
-        return cls(Verdict.INVALID, error.code, error.message, None, policy, location)
+        return cls(Verdict.INVALID, error.code, error.message, None, policy, location, selection)
 
     @property
     def verdict(self) -> Verdict:
@@ -118,7 +137,14 @@ class Decision:
     def message(self) -> str:
         """The explanation, for people."""
         if self._message is None:
-            self._message = outcome_message(self._score, self._policy)
+            # Only PASS and FAIL are built without a message, and both hold
+            # a valid score.
+            score: Number = self._score  # type: ignore[assignment]
+            message = outcome_message(score, self._policy)
+            selection = self._selection
+            if selection is not None:
+                message = selection_message(message, selection)
+            self._message = message
         return self._message
 
     @property
@@ -130,6 +156,11 @@ class Decision:
     def policy(self) -> Policy:
         """The policy the decision applied."""
         return self._policy
+
+    @property
+    def selection(self) -> Selection | None:
+        """Where the value came from (``evaluate(select=...)``), or None."""
+        return self._selection
 
     @property
     def pos(self) -> int | None:
@@ -146,64 +177,56 @@ class Decision:
         """The 1-based column of ``pos``, or None."""
         return None if self._location is None else self._location[2]
 
-    def __bool__(self) -> bool:
-        raise TypeError(
-            "a Decision has no truth value; test 'decision.verdict is Verdict.PASS'"
-        )
-
     def as_dict(self) -> dict[str, object]:
-        """Return the decision as a JSON-ready dict."""
-        result: dict[str, object] = {
+        """Return the decision as a JSON-ready dict.
+
+        The keys are always the same: ``verdict``, ``code``, ``message``,
+        ``score`` (None unless valid), ``policy`` (the policy-file keys),
+        ``location``, ``{"pos", "line", "column"}`` where one place is
+        to blame, else None, and ``selection``: None for a whole record,
+        else ``{"query", "path", "nonfinite_elsewhere": {"count", "paths"}}``
+        (``Selection.as_dict()``).
+        """
+        location: dict[str, int] | None = None
+        if self._location is not None:
+            pos, line, column = self._location
+            location = {"pos": pos, "line": line, "column": column}
+        return {
             "verdict": self._verdict.value,
             "code": self._code,
             "message": self.message,
             "score": self._score,
             "policy": self._policy.as_dict(),
+            "location": location,
+            "selection": None if self._selection is None else self._selection.as_dict(),
         }
-        if self._location is not None:
-            pos, line, column = self._location
-            result["location"] = {"pos": pos, "line": line, "column": column}
-        return result
 
     def _key(self) -> tuple[object, ...]:
+        # The message once built: a decision read and one not yet read are
+        # the same decision.
         return (
-            self._verdict, self._code, self.message, type(self._score), self._score,
-            self._policy, self._location,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Decision:
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"Decision(verdict={self._verdict}, code={self._code!r}, "
-            f"message={self.message!r}, score={format_number(self._score)})"
+            self._verdict,
+            self._code,
+            self.message,
+            type(self._score),
+            self._score,
+            self._policy,
+            self._location,
+            self._selection,
         )
 
 
-def _compile_fast_matchers() -> list[tuple[_Matcher, _Matcher]]:
+def _compile_fast_matchers() -> list[_Matcher]:
     """Compile the canonical-record grammar for text and for bytes, once."""
     if not _fast_matchers:
-        _fast_matchers.append(
-            (re.compile(_CANONICAL).fullmatch, re.compile(_CANONICAL.encode("ascii")).fullmatch)  # type: ignore[arg-type]
-        )
+        _fast_matchers[:] = [
+            re.compile(_CANONICAL).fullmatch,
+            re.compile(_CANONICAL.encode("ascii")).fullmatch,
+        ]
     return _fast_matchers
 
 
-def _check_max_bytes(max_bytes: object) -> int:
-    if type(max_bytes) is not int or max_bytes < 1:
-        raise PolicyError("bad-policy", f"max_bytes must be a positive int, not {describe_value(max_bytes)}")
-    return max_bytes
-
-
-def loads(
-    raw: str | bytes, /, *, exact: bool = False, max_bytes: int = DEFAULT_MAX_BYTES
-) -> object:
+def loads(raw: str | bytes, /, *, exact: bool = False, max_bytes: int = DEFAULT_MAX_BYTES) -> object:
     """Decode the evidence *raw* (``bytes`` or ``str``) as strict JSON.
 
     Returns the JSON value, with objects as ``dict``, arrays as ``list`` and
@@ -225,7 +248,7 @@ def loads(
           ...
         scorecontract._errors.InvalidEvidence: non-standard-constant: NaN is not JSON (RFC 8259 section 6 has no NaN or Infinity)
     """
-    text = decode_evidence(raw, _check_max_bytes(max_bytes))
+    text = decode_evidence(raw, check_limit("max_bytes", max_bytes))
     return parse_json(text, exact=exact)
 
 
@@ -233,23 +256,25 @@ def evaluate(
     raw: str | bytes,
     /,
     *,
-    threshold: object = None,
+    threshold: Number = UNSET,
     policy: Policy | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     candidate: str | None = None,
     run_id: str | None = None,
+    select: str | None = None,
 ) -> Decision:
     """Run the whole contract on the evidence *raw* and return a ``Decision``.
 
     *raw* is one JSON text, ``bytes`` or ``str``, holding the record
-    ``{"score": <number>}``.  The checks, in order (SPEC section 2): size,
-    encoding, syntax, duplicate members, shape, type, finiteness, range, and
-    last the threshold: ``score >= threshold`` passes.
+    ``{"score": <number>}``.  The checks, in order (docs/contract.md):
+    size, encoding, syntax, duplicate members, shape, type, finiteness,
+    range, and last the threshold: ``score >= threshold`` passes.
 
     Never raises for any evidence: every problem becomes a ``Decision`` with
     ``verdict`` ``Verdict.INVALID``, a reason ``code`` and a ``message``.
-    *threshold* (default 0.8), *policy* and *max_bytes* are configuration;
-    bad values raise ``PolicyError``.
+    *threshold* (left out, 0.8), *policy* and *max_bytes* are
+    configuration; bad values, ``threshold=None`` included, raise
+    ``PolicyError``.
 
     *candidate*, a non-empty string, binds the evidence to the candidate it
     judges: the record must then be the envelope ``{"candidate": ...,
@@ -262,68 +287,91 @@ def evaluate(
     ``unexpected-member``.  A policy with ``require_candidate`` raises
     ``PolicyError`` (``candidate-required``) when *candidate* is None.
 
+    *select*, a JSONPath query (RFC 9535, starting with ``$``) or a JSON
+    Pointer (RFC 6901, empty or starting with ``/``), gates one value of
+    any JSON document instead of a record (docs/selection.md): it must
+    select exactly one node (else INVALID ``no-match`` or
+    ``ambiguous-selection``), whose value then meets the numeric contract
+    of a score.  ``Decision.selection`` records the query and the
+    normalized path it resolved to.  With *candidate*, the document's own
+    top-level ``"candidate"`` (and ``"run_id"``) members are compared.  A
+    malformed query raises ``PolicyError`` (``bad-selector``).  The
+    policy's requirements (``Policy(require=...)``) must hold on the whole
+    document, with or without *select* (INVALID ``requirement-failed``).
+
         >>> evaluate(b'{"score": 0.9}').verdict
         <Verdict.PASS: 'PASS'>
         >>> d = evaluate('{"score": 1e400}')
         >>> d.verdict, d.code
         (<Verdict.INVALID: 'INVALID'>, 'non-finite')
     """
-    if threshold is None and policy is None and _default:
-        policy = _default[0]
+    if policy is None and threshold is UNSET and default_cache:
+        policy = default_cache[0]
     else:
         policy = policy_for(threshold, policy)
     if max_bytes != DEFAULT_MAX_BYTES:
-        _check_max_bytes(max_bytes)
-    bound = candidate is not None or run_id is not None or policy._require_candidate
+        check_limit("max_bytes", max_bytes)
+    bound = candidate is not None or run_id is not None or policy.require_candidate
     if bound:
         check_binding(candidate, run_id, policy)
+    if select is not None:
+        return _evaluate_selected(raw, select, policy, max_bytes, candidate, run_id)
     try:
-        score: object = None
+        fast: int | float | None = None
         kind = type(raw)
         # The fast path knows only the plain record (an envelope, or exact
         # decimals, take the full path), and exact str and bytes: a subclass
         # may override what re reads.
-        if (kind is str or kind is bytes) and not (policy._exact or bound):
+        if (kind is str or kind is bytes) and not (policy.full_path or bound):
             if len(raw) <= max_bytes:
-                match = (_fast_matchers or _compile_fast_matchers())[0][kind is bytes](raw)
+                match = (_fast_matchers or _compile_fast_matchers())[kind is bytes](raw)
                 if match is not None:
                     # float() and int() take ASCII bytes as they take text.
                     token, fraction_or_exponent = match.groups()
-                    score = float(token) if fraction_or_exponent else int(token)
-                    if not score and underflows(token):
-                        score = None  # 1e-400: the full path refuses it
-        if score is not None:
-            low, high, limit = policy._bounds
+                    fast = float(token) if fraction_or_exponent else int(token)
+                    if not fast and underflows(token):
+                        fast = None  # 1e-400: the full path refuses it
+        score: object
+        if fast is not None:
+            # Not exact, so the limits are the numbers as given: int or float.
+            low, high, limit = policy.limits
             # An int or float from the fast path inside the (finite) bounds
             # is finite too, so it has passed every rule of the contract.
-            if low <= score <= high:  # type: ignore[operator]
+            if low <= fast <= high:
                 # Decision(...) spelled out without the __init__ call: this
                 # is the hot path of every harness, and the call costs as
                 # much as the comparisons.
                 decision = _new_object(Decision)
-                if score >= limit:  # type: ignore[operator]
+                if fast >= limit:
                     decision._verdict, decision._code = _PASS, "meets-threshold"
                 else:
                     decision._verdict, decision._code = _FAIL, "below-threshold"
                 decision._message = None
-                decision._score = score  # type: ignore[assignment]
+                decision._score = fast
                 decision._policy = policy
                 decision._location = None
+                decision._selection = None
                 return decision
+            score = fast  # out of range: the full path has the message
         else:
-            record = parse_json(decode_evidence(raw, max_bytes), exact=policy._exact)
-            if bound:
-                score = envelope_score(record, candidate, run_id)  # type: ignore[arg-type]  # checked
+            record = parse_json(decode_evidence(raw, max_bytes), exact=policy.exact)
+            if policy.require:
+                check_requirements(record, policy)
+            # A candidate, exactly when the gate is bound: check_binding
+            # refused a run id or a required candidate without one.
+            if candidate is not None:
+                score = envelope_score(record, candidate, run_id)
             else:
                 score = score_of_record(record)
         problem = score_problem(score, policy)
         if problem is None:
-            if meets_threshold(score, policy):  # type: ignore[arg-type]
-                return Decision(Verdict.PASS, "meets-threshold", None, score, policy)  # type: ignore[arg-type]
-            return Decision(Verdict.FAIL, "below-threshold", None, score, policy)  # type: ignore[arg-type]
+            valid: Number = score  # type: ignore[assignment]  # score_problem admitted it
+            if meets_threshold(valid, policy):
+                return Decision(Verdict.PASS, "meets-threshold", None, valid, policy)
+            return Decision(Verdict.FAIL, "below-threshold", None, valid, policy)
         return Decision(Verdict.INVALID, problem[0], problem[1], None, policy)
     except InvalidEvidence as exc:
-        return Decision.invalid(exc, policy)
+        return Decision.invalid(too_large_hint(exc), policy)
     except Exception as exc:  # fail closed: a defect here must not release
         return Decision(
             Verdict.INVALID,
@@ -332,3 +380,87 @@ def evaluate(
             None,
             policy,
         )
+
+
+def too_large_hint(error: InvalidEvidence) -> InvalidEvidence:
+    """*error*, with how to raise the limit when it is ``too-large``."""
+    if error.code != "too-large" or "max_bytes=" in error.message:
+        return error
+    return InvalidEvidence(error.code, f"{error.message} bytes; pass max_bytes= to raise the limit")
+
+
+def load_with_records(text: str, policy: Policy) -> tuple[object, list[tuple[str, str]]]:
+    """The strict parse of a document a value is selected from.
+
+    Returns the document and the non-finite numbers it holds (``NaN``,
+    ``Infinity``, ``-Infinity``, overflow, underflow), as (normalized
+    path, code) pairs in document order; ``load_document`` leaves a NaN or
+    infinite placeholder at each, so a filter or requirement that reads one
+    raises.  Every other fault refuses the whole document.
+    """
+    from ._strict_json import load_document
+
+    document, found = load_document(text, exact=policy.exact)
+    return document, [(record.path, record.code) for record in found]
+
+
+def _evaluate_selected(
+    raw: str | bytes,
+    select: str,
+    policy: Policy,
+    max_bytes: int,
+    candidate: str | None,
+    run_id: str | None,
+) -> Decision:
+    """``evaluate()`` with a query: the selection stage (``_select``) between
+    the strict parse and the numeric contract."""
+    from ._jsonpath import compile_query
+    from ._select import Selection, select_one, split_records, value_problem
+
+    query = compile_query(select)  # PolicyError (bad-selector): configuration
+    selection = Selection(query.text)
+    try:
+        document, records = load_with_records(decode_evidence(raw, max_bytes), policy)
+        if candidate is not None:
+            _check_document_binding(document, candidate, run_id)
+        check_requirements(document, policy)
+        path, value = select_one(document, query)
+        selection = Selection(query.text, path)
+        listed = split_records(records, path, policy) if records else []
+        if listed:
+            selection = Selection(query.text, path, listed, len(listed))
+        problem = value_problem(path, value, policy)
+        if problem is not None:
+            return Decision(Verdict.INVALID, problem[0], problem[1], None, policy, None, selection)
+        valid: Number = value  # type: ignore[assignment]  # value_problem admitted it
+        if meets_threshold(valid, policy):
+            return Decision(Verdict.PASS, "meets-threshold", None, valid, policy, None, selection)
+        return Decision(Verdict.FAIL, "below-threshold", None, valid, policy, None, selection)
+    except InvalidEvidence as exc:
+        return Decision.invalid(too_large_hint(exc), policy, selection)
+    except Exception as exc:  # fail closed: a defect here must not release
+        return Decision(
+            Verdict.INVALID,
+            "internal-error",
+            f"unexpected {type(exc).__name__} in scorecontract; please report it",
+            None,
+            policy,
+            None,
+            selection,
+        )
+
+
+def _check_document_binding(document: object, candidate: str, run_id: str | None) -> None:
+    """Compare the document's top-level ``candidate`` and ``run_id`` members."""
+    from ._describe import json_kind
+    from ._provenance import member_problem
+
+    if type(document) is not dict:
+        raise InvalidEvidence(
+            "not-an-object", f"a document bound to a candidate must be a JSON object, not {json_kind(document)}"
+        )
+    problem = member_problem(document, "candidate", candidate)
+    if problem is None and run_id is not None:
+        problem = member_problem(document, "run_id", run_id)
+    if problem is not None:
+        raise InvalidEvidence(*problem)

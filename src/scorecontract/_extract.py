@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Finding the JSON object in a grader's answer (opt-in, SPEC section 5).
+"""Finding the JSON object in a grader's answer (opt-in, docs/judgments.md).
 
 LLM judges answer in prose: ``Looks right. {"pass": true}`` or a fenced
 ```` ```json ```` block after some reasoning.  This module finds the one
@@ -33,7 +33,7 @@ import re
 
 from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
 from ._errors import InvalidEvidence, invalid_at
-from ._evaluate import _check_max_bytes
+from ._policy import check_limit
 
 __all__ = ["extract_json", "find_json_text"]
 
@@ -131,6 +131,6 @@ def extract_json(raw: str | bytes, /, *, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         >>> extract_json('Reasoning...\\n```json\\n{"score": 0.9}\\n```\\n')
         '{"score": 0.9}\\n'
     """
-    text = decode_evidence(raw, _check_max_bytes(max_bytes))
+    text = decode_evidence(raw, check_limit("max_bytes", max_bytes))
     start, end = find_json_text(text)
     return text[start:end]

@@ -45,10 +45,10 @@ from ._errors import PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Tuple, Union
+    from typing import Union
 
     # Inclusive (low, high) code point ranges of a character class.
-    _Ranges = Tuple[Tuple[int, int], ...]
+    _Ranges = tuple[tuple[int, int], ...]
     _Node = Union["_Alternation", "_Sequence", "_Repeat", "_Anchor", "_CharClass"]
 
 __all__ = [
@@ -70,17 +70,66 @@ _MAX_TRANSITIONS = 100_000
 # RFC 9485 section 3, the ABNF: SingleCharEsc = "\" ( %x28-2B / "-" / "." /
 # "?" / %x5B-5E / %s"n" / %s"r" / %s"t" / %x7B-7D ).
 _SINGLE_ESCAPES = {
-    "(": "(", ")": ")", "*": "*", "+": "+", "-": "-", ".": ".", "?": "?",
-    "[": "[", "\\": "\\", "]": "]", "^": "^", "n": "\n", "r": "\r", "t": "\t",
-    "{": "{", "|": "|", "}": "}",
+    "(": "(",
+    ")": ")",
+    "*": "*",
+    "+": "+",
+    "-": "-",
+    ".": ".",
+    "?": "?",
+    "[": "[",
+    "\\": "\\",
+    "]": "]",
+    "^": "^",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "{": "{",
+    "|": "|",
+    "}": "}",
 }
 # IsCategory: the general categories RFC 9485 allows after \p and \P.  Cs
 # (surrogates) is not among them.
-_CATEGORIES = frozenset({
-    "L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "Mn", "Mc", "Me", "N", "Nd", "Nl", "No",
-    "P", "Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Z", "Zs", "Zl", "Zp",
-    "S", "Sm", "Sc", "Sk", "So", "C", "Cc", "Cf", "Cn", "Co",
-})
+_CATEGORIES = frozenset(
+    {
+        "L",
+        "Lu",
+        "Ll",
+        "Lt",
+        "Lm",
+        "Lo",
+        "M",
+        "Mn",
+        "Mc",
+        "Me",
+        "N",
+        "Nd",
+        "Nl",
+        "No",
+        "P",
+        "Pc",
+        "Pd",
+        "Ps",
+        "Pe",
+        "Pi",
+        "Pf",
+        "Po",
+        "Z",
+        "Zs",
+        "Zl",
+        "Zp",
+        "S",
+        "Sm",
+        "Sc",
+        "Sk",
+        "So",
+        "C",
+        "Cc",
+        "Cf",
+        "Cn",
+        "Co",
+    }
+)
 # Characters NormalChar excludes (besides the surrogates): each has a
 # meaning of its own.  "^" and "$" are NormalChar in the ABNF; see above.
 _META = frozenset("()*+.?[\\]{|}")
@@ -270,7 +319,7 @@ class _Parser:
                 "bad-selector",
                 f"{ascii(self.text)}: the count at pattern index {start} is too large",
             )
-        return int(text[start:self.pos])
+        return int(text[start : self.pos])
 
     def atom(self, depth: int) -> _Node:
         text = self.text
@@ -336,7 +385,7 @@ class _Parser:
         if self.pos + 2 >= len(text) or text[self.pos + 2] != "{":
             raise self.fail("\\p or \\P without '{'", start)
         end = text.find("}", self.pos + 3)
-        name = text[self.pos + 3:end] if end != -1 else ""
+        name = text[self.pos + 3 : end] if end != -1 else ""
         if end == -1 or name not in _CATEGORIES:
             # \p{IsBasicLatin} (a block), \p{Cs}, \p{Greek}: not IsCategory.
             raise self.fail("not a Unicode general category that RFC 9485 allows", start)
@@ -384,11 +433,7 @@ class _Parser:
                 continue
             low = self.class_char()
             high = low
-            if (
-                self.pos + 1 < len(text)
-                and text[self.pos] == "-"
-                and text[self.pos + 1] != "]"
-            ):
+            if self.pos + 1 < len(text) and text[self.pos] == "-" and text[self.pos + 1] != "]":
                 self.pos += 1
                 if text[self.pos] == "\\" and self.pos + 1 < len(text) and text[self.pos + 1] in "pP":
                     raise self.fail("a category cannot end a range")

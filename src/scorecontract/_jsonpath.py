@@ -59,11 +59,12 @@ from ._strict_json import MAX_NUMBER_LENGTH, underflows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, Optional, Sequence, Tuple, Union
+    from collections.abc import Iterable, Sequence
+    from typing import Optional, Union
 
     # A node's location: None for the root, else (parent location, key).
-    _Loc = Optional[Tuple["_Loc", Union[str, int]]]
-    _Node = Tuple[object, _Loc]
+    _Loc = Optional[tuple["_Loc", Union[str, int]]]
+    _Node = tuple[object, _Loc]
     _Selector = Union["_Name", "_Wildcard", "_Index", "_Slice", "_Filter"]
     _Logical = Union["_Or", "_And", "_Not", "_Exists", "_FunctionTest", "_Comparison"]
     _Operand = Union["_Literal", "_QueryExpr", "_Call"]
@@ -95,11 +96,22 @@ _DIGITS = "0123456789"
 # elsewhere.
 _ESCAPED_IN_NAME = re.compile("[\x00-\x1f'\\\\\ud800-\udfff]")
 _SHORT_ESCAPES = {
-    "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
-    "'": "\\'", "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "'": "\\'",
+    "\\": "\\\\",
 }
 _STRING_ESCAPES = {
-    "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "/": "/", "\\": "\\",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "/": "/",
+    "\\": "\\",
 }
 _COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
 
@@ -116,8 +128,7 @@ class NonFiniteRead(InvalidEvidence):
         InvalidEvidence.__init__(
             self,
             "non-finite",
-            f"{_clip(path)} is {_constant_name(value)}, which a filter or "
-            "requirement cannot compare or test",
+            f"{_clip(path)} is {_constant_name(value)}, which a filter or requirement cannot compare or test",
         )
         self.path = path
         self.value = value
@@ -174,10 +185,7 @@ def _not_finite(value: object) -> bool:
 
 def _is_json_scalar(value: object) -> bool:
     kind = type(value)
-    return (
-        kind is str or kind is int or kind is float or kind is bool or value is None
-        or kind is _decimal_type()
-    )
+    return kind is str or kind is int or kind is float or kind is bool or value is None or kind is _decimal_type()
 
 
 def _not_json(value: object) -> TypeError:
@@ -683,7 +691,11 @@ class _Search(_Match):
 
 
 _FUNCTIONS: dict[str, type[_Call]] = {
-    "length": _Length, "count": _Count, "value": _Value, "match": _Match, "search": _Search,
+    "length": _Length,
+    "count": _Count,
+    "value": _Value,
+    "match": _Match,
+    "search": _Search,
 }
 
 
@@ -784,8 +796,7 @@ def _name_first(char: str) -> bool:
     # is ASCII, and every character from U+0080 up counts, letter or not
     # ("€", emoji): str.isalpha() and str.isidentifier() would refuse some.
     return (
-        "a" <= char <= "z" or "A" <= char <= "Z" or char == "_"
-        or ("\x80" <= char and not "\ud800" <= char <= "\udfff")
+        "a" <= char <= "z" or "A" <= char <= "Z" or char == "_" or ("\x80" <= char and not "\ud800" <= char <= "\udfff")
     )
 
 
@@ -798,7 +809,7 @@ def _excerpt(text: str, pos: int) -> str:
 
 def _bad_selector(text: str, pos: int, problem: str) -> PolicyError:
     # One line, whatever the query holds: ascii() escapes newlines.
-    where = "at the end" if pos >= len(text) else f"at {ascii(text[pos:pos + 12])}"
+    where = "at the end" if pos >= len(text) else f"at {ascii(text[pos : pos + 12])}"
     return PolicyError("bad-selector", f"{problem} at position {pos} of {_excerpt(text, pos)} ({where})")
 
 
@@ -878,7 +889,7 @@ class _Parser:
             name_start = self.pos
             while self.pos < len(text) and (_name_first(text[self.pos]) or text[self.pos] in _DIGITS):
                 self.pos += 1
-            name = text[name_start:self.pos]
+            name = text[name_start : self.pos]
             return _Segment((_Name(name),), descendant, _MISSING if descendant else name, start, self.pos)
         after = "'..'" if descendant else "'.'"
         choices = "a name, '*' or '['" if descendant else "a name or '*'"
@@ -936,9 +947,7 @@ class _Parser:
             return _Filter(expression)  # type: ignore[arg-type]
         if char == "-" or char == ":" or (char and char in _DIGITS):
             return self.index_or_slice()
-        raise self.error(
-            f"expected a selector (a quoted name, '*', an index, a slice or '?'), found {self.found()}"
-        )
+        raise self.error(f"expected a selector (a quoted name, '*', an index, a slice or '?'), found {self.found()}")
 
     def integer(self) -> int | None:
         """An RFC 9535 int, or None if there is none here."""
@@ -953,7 +962,7 @@ class _Parser:
             if self.pos == start:
                 return None
             raise self.error("expected a digit after '-'")
-        token = text[start:self.pos]
+        token = text[start : self.pos]
         if text[digits] == "0" and (self.pos - digits > 1 or token == "-0"):
             # int = "0" / (["-"] DIGIT1 *DIGIT): no 01, no -0.
             raise self.error(f"{ascii(token)} is not an index (no leading zeros, no -0)", start)
@@ -994,7 +1003,7 @@ class _Parser:
                 if "\ud800" <= text[self.pos] <= "\udfff":
                     raise self.error("a lone surrogate in a string literal")
                 self.pos += 1
-            parts.append(text[run:self.pos])
+            parts.append(text[run : self.pos])
             if self.pos >= len(text):
                 raise self.error("unterminated string literal", start)
             char = text[self.pos]
@@ -1003,7 +1012,7 @@ class _Parser:
                 return "".join(parts)
             if char != "\\":
                 raise self.error(f"control character {ascii(char)} in a string literal; escape it")
-            escape = text[self.pos + 1:self.pos + 2]
+            escape = text[self.pos + 1 : self.pos + 2]
             if escape == quote:
                 parts.append(quote)
                 self.pos += 2
@@ -1015,10 +1024,10 @@ class _Parser:
             else:
                 # Includes \' inside "..." and \" inside '...': RFC 9535
                 # escapes only the quote that delimits the string.
-                raise self.error(f"invalid escape {ascii(text[self.pos:self.pos + 2])} in a string literal")
+                raise self.error(f"invalid escape {ascii(text[self.pos : self.pos + 2])} in a string literal")
 
     def hex4(self, pos: int) -> int:
-        digits = self.text[pos:pos + 4]
+        digits = self.text[pos : pos + 4]
         if len(digits) != 4 or any(c not in "0123456789abcdefABCDEF" for c in digits):
             raise self.error("expected four hexadecimal digits after '\\u'", pos)
         return int(digits, 16)
@@ -1030,7 +1039,7 @@ class _Parser:
         if 0xDC00 <= code <= 0xDFFF:
             raise self.error("a lone low surrogate escape", start)
         if 0xD800 <= code <= 0xDBFF:
-            if self.text[self.pos:self.pos + 2] != "\\u":
+            if self.text[self.pos : self.pos + 2] != "\\u":
                 raise self.error("a high surrogate escape without its low surrogate", start)
             low = self.hex4(self.pos + 2)
             if not 0xDC00 <= low <= 0xDFFF:
@@ -1070,7 +1079,7 @@ class _Parser:
             if self.pos == exponent:
                 raise self.error("expected a digit in the exponent")
             exact = False
-        token = text[start:self.pos]
+        token = text[start : self.pos]
         if len(token) > MAX_NUMBER_LENGTH:
             raise self.error(f"a number literal over {MAX_NUMBER_LENGTH} characters", start)
         if exact:
@@ -1191,7 +1200,7 @@ class _Parser:
                 "a" <= text[self.pos] <= "z" or text[self.pos] in _DIGITS or text[self.pos] == "_"
             ):
                 self.pos += 1
-            name = text[start:self.pos]
+            name = text[start : self.pos]
             if self.peek() == "(":
                 return self.call(name, start)
             literal = {"true": True, "false": False, "null": None}.get(name, _MISSING)
@@ -1268,9 +1277,7 @@ class _Parser:
         if isinstance(primary, _Call):
             if primary.result == "logical":
                 return _FunctionTest(primary)
-            raise self.error(
-                f"{primary.name}() returns a value, not a logical one: compare it with something", pos
-            )
+            raise self.error(f"{primary.name}() returns a value, not a logical one: compare it with something", pos)
         if isinstance(primary, _Literal):
             raise self.error("a literal on its own is not a test: compare it with something", pos)
         return primary  # already a logical expression
@@ -1278,8 +1285,7 @@ class _Parser:
     def as_comparable(self, primary: _Operand, pos: int) -> _Operand:
         if isinstance(primary, _QueryExpr) and primary.keys is None:
             raise self.error(
-                "only a singular query (name and index segments) can be compared; "
-                "this one can select several nodes",
+                "only a singular query (name and index segments) can be compared; this one can select several nodes",
                 pos,
             )
         if isinstance(primary, _Call) and primary.result != "value":
@@ -1293,7 +1299,7 @@ class _Parser:
 def _pointer_tokens(text: str) -> list[str]:
     # RFC 6901 section 3: "~" is always followed by "0" or "1".
     for pos, char in enumerate(text):
-        if char == "~" and text[pos + 1:pos + 2] not in ("0", "1"):
+        if char == "~" and text[pos + 1 : pos + 2] not in ("0", "1"):
             raise _bad_selector(text, pos, "'~' must be followed by 0 or 1 (RFC 6901: ~0 is '~', ~1 is '/')")
     # Section 4: ~1 before ~0, so that "~01" is "~1" and not "/".
     return [raw.replace("~1", "/").replace("~0", "~") for raw in text[1:].split("/")]
@@ -1442,9 +1448,9 @@ class Query:
         for segment in self._segments:
             following = segment.apply(nodes, root)
             if not following:
-                prefix = text[:segment.start].rstrip(_BLANK)
+                prefix = text[: segment.start].rstrip(_BLANK)
                 key = segment.key if segment.key is not _MISSING else None
-                return self._miss(nodes, prefix, _clip(ascii(prefix)), text[segment.start:segment.end], key, False)
+                return self._miss(nodes, prefix, _clip(ascii(prefix)), text[segment.start : segment.end], key, False)
             nodes = following
         return None
 
@@ -1457,14 +1463,12 @@ class Query:
             message = f"{label} selects {shown}, {what}"
         elif len(nodes) == 1:
             message = (
-                f"{label} selects {shown}, {_describe_node(value)}, from which "
-                f"{_clip(ascii(segment))} selects nothing"
+                f"{label} selects {shown}, {_describe_node(value)}, from which {_clip(ascii(segment))} selects nothing"
             )
         else:
             count = f"{len(nodes)} node{'s' if len(nodes) != 1 else ''}"
             message = (
-                f"{label} selects {count} (the first at {shown}), from which "
-                f"{_clip(ascii(segment))} selects nothing"
+                f"{label} selects {count} (the first at {shown}), from which {_clip(ascii(segment))} selects nothing"
             )
         return Miss(prefix, path, len(nodes), segment, message)
 

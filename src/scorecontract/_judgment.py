@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Grader judgments: LLM-as-judge output (SPEC section 5).
+"""Grader judgments: LLM-as-judge output (docs/judgments.md).
 
 A judge can return valid JSON without a usable judgment:
 ``{"reason": "The answer was considered."}`` has neither a verdict nor a
@@ -16,26 +16,28 @@ import enum
 import re
 import types
 
-from ._decide import decide_with_reason
-from ._describe import describe_value, format_number
+from ._decide import decide_with_reason, score_problem
+from ._describe import describe_value, format_number, json_kind
 from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
 from ._errors import InvalidEvidence, PolicyError, invalid_at
-from ._evaluate import _check_max_bytes
 from ._extract import find_json_text
-from ._policy import policy_for
+from ._policy import UNSET, check_limit, policy_for
 from ._score import to_decimal
-from ._record import _json_kind
-from ._score import score_problem
 from ._strict_json import MAX_NUMBER_LENGTH, parse_json
+from ._value import NoTruthValue, Value
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping, Optional, Tuple
+    from collections.abc import Mapping
+    from typing import Optional
 
-    from ._policy import Number, Policy
+    from ._jsonpath import Query
+    from ._policy import Policy
+    from ._score import Number
+    from ._select import Selection
 
-    Judged = Tuple["Outcome", str, str, Optional[bool], Optional[Number]]
+    Judged = tuple["Outcome", str, str, Optional[bool], Optional[Number]]
 
 __all__ = ["Judgment", "Outcome", "judge"]
 
@@ -45,7 +47,7 @@ __all__ = ["Judgment", "Outcome", "judge"]
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 
-class Outcome(enum.Enum):
+class Outcome(NoTruthValue, enum.Enum):
     """The outcome of a judgment: PASS, FAIL or GRADER_ERROR.
 
     ``GRADER_ERROR`` means no usable judgment was obtained.  It is a
@@ -57,11 +59,6 @@ class Outcome(enum.Enum):
     PASS = "PASS"
     FAIL = "FAIL"
     GRADER_ERROR = "GRADER_ERROR"
-
-    def __bool__(self) -> bool:
-        raise TypeError(
-            "an Outcome has no truth value; compare with 'is Outcome.PASS'"
-        )
 
     @property
     def verdict(self) -> Verdict:
@@ -82,7 +79,7 @@ _VERDICTS = {
 _OUTCOMES = {Verdict.PASS: Outcome.PASS, Verdict.FAIL: Outcome.FAIL}
 
 
-class Judgment:
+class Judgment(NoTruthValue, Value):
     """The outcome of ``judge()``: a judgment and why.
 
     Attributes:
@@ -104,29 +101,44 @@ class Judgment:
     - ``threshold``: the threshold applied, or None when none was set;
     - ``policy``: the ``Policy`` whose bounds (and threshold) applied;
     - ``pos``, ``lineno``, ``colno``: where in the text the problem is,
-      when one place is to blame; else None.
+      when one place is to blame; else None;
+    - ``selection``: with ``judge(select=...)``, the ``Selection`` (query,
+      normalized path, listed non-finite paths); else None.
 
-    Judgments are immutable and have no truth value.
+    Judgments are immutable, compare equal by value (members included) and
+    have no truth value.
     """
 
     __slots__ = (
-        "_outcome", "_code", "_message", "_grader_pass", "_score", "_members",
-        "_negated", "_threshold", "_policy", "_pos", "_lineno", "_colno",
+        "outcome",
+        "code",
+        "message",
+        "grader_pass",
+        "score",
+        "_members",
+        "negated",
+        "threshold",
+        "policy",
+        "pos",
+        "lineno",
+        "colno",
+        "selection",
     )
+    _shown = ("outcome", "code", "message", "negated")
 
-    if TYPE_CHECKING:
-        _outcome: Outcome
-        _code: str
-        _message: str
-        _grader_pass: bool | None
-        _score: Number | None
-        _members: Mapping[object, object] | None
-        _negated: bool
-        _threshold: Number | None
-        _policy: Policy
-        _pos: int | None
-        _lineno: int | None
-        _colno: int | None
+    outcome: Outcome
+    code: str
+    message: str
+    grader_pass: bool | None
+    score: Number | None
+    _members: dict[object, object] | None
+    negated: bool
+    threshold: Number | None
+    policy: Policy
+    pos: int | None
+    lineno: int | None
+    colno: int | None
+    selection: Selection | None
 
     def __init__(
         self,
@@ -144,113 +156,62 @@ class Judgment:
         pos: int | None = None,
         lineno: int | None = None,
         colno: int | None = None,
+        selection: Selection | None = None,
     ) -> None:
-        self._outcome = outcome
-        self._code = code
-        self._message = message
-        self._grader_pass = grader_pass
-        self._score = score
-        self._members = None if members is None else types.MappingProxyType(members)
-        self._negated = negated
-        self._threshold = threshold
-        self._policy = policy
-        self._pos = pos
-        self._lineno = lineno
-        self._colno = colno
-
-    @property
-    def outcome(self) -> Outcome:
-        """PASS, FAIL or GRADER_ERROR, after negation."""
-        return self._outcome
+        self._fill(
+            outcome=outcome,
+            code=code,
+            message=message,
+            grader_pass=grader_pass,
+            score=score,
+            _members=members,
+            negated=negated,
+            threshold=threshold,
+            policy=policy,
+            pos=pos,
+            lineno=lineno,
+            colno=colno,
+            selection=selection,
+        )
 
     @property
     def verdict(self) -> Verdict:
         """The release verdict: GRADER_ERROR becomes INVALID."""
-        return self._outcome.verdict
-
-    @property
-    def code(self) -> str:
-        """The stable reason code."""
-        return self._code
-
-    @property
-    def message(self) -> str:
-        """The explanation, for people."""
-        return self._message
-
-    @property
-    def grader_pass(self) -> bool | None:
-        """The grader's verdict, or None when it gave none."""
-        return self._grader_pass
-
-    @property
-    def score(self) -> Number | None:
-        """The usable score, or None."""
-        return self._score
+        return self.outcome.verdict
 
     @property
     def members(self) -> Mapping[object, object] | None:
         """The grader's object as read, read-only; None if none was read."""
-        return self._members
+        return None if self._members is None else types.MappingProxyType(self._members)
 
-    @property
-    def negated(self) -> bool:
-        """Whether negation was requested."""
-        return self._negated
-
-    @property
-    def threshold(self) -> Number | None:
-        """The threshold applied, or None."""
-        return self._threshold
-
-    @property
-    def policy(self) -> Policy:
-        """The policy applied."""
-        return self._policy
-
-    @property
-    def pos(self) -> int | None:
-        """Where the problem starts in the text, or None."""
-        return self._pos
-
-    @property
-    def lineno(self) -> int | None:
-        """The 1-based line of ``pos``, or None."""
-        return self._lineno
-
-    @property
-    def colno(self) -> int | None:
-        """The 1-based column of ``pos``, or None."""
-        return self._colno
-
-    def __bool__(self) -> bool:
-        raise TypeError(
-            "a Judgment has no truth value; test 'judgment.verdict is Verdict.PASS'"
-        )
+    def _hash_key(self) -> tuple[object, ...]:
+        # A grader's members may hold lists, which cannot be hashed; equal
+        # judgments still hash equal without them.
+        return (self.outcome, self.code, self.message, self.negated, self.pos)
 
     def as_dict(self) -> dict[str, object]:
-        """Return the judgment as a dict (JSON-ready for judgments read from text)."""
-        result: dict[str, object] = {
-            "outcome": self._outcome.value,
-            "verdict": self.verdict.value,
-            "code": self._code,
-            "message": self._message,
-            "pass": self._grader_pass,
-            "score": self._score,
-            "negated": self._negated,
-            "threshold": self._threshold,
-            "members": None if self._members is None else dict(self._members),
-            "policy": self._policy.as_dict(),
-        }
-        if self._pos is not None:
-            result["location"] = {"pos": self._pos, "line": self._lineno, "column": self._colno}
-        return result
+        """Return the judgment as a dict (JSON-ready for judgments read from text).
 
-    def __repr__(self) -> str:
-        return (
-            f"Judgment(outcome={self._outcome}, code={self._code!r}, "
-            f"message={self._message!r}, negated={self._negated!r})"
-        )
+        ``location`` is ``{"pos", "line", "column"}`` where one place is to
+        blame, else None, as in ``Decision.as_dict()``.
+        """
+        location: dict[str, object] | None = None
+        if self.pos is not None:
+            location = {"pos": self.pos, "line": self.lineno, "column": self.colno}
+        return {
+            "outcome": self.outcome.value,
+            "verdict": self.verdict.value,
+            "code": self.code,
+            "message": self.message,
+            "pass": self.grader_pass,
+            "score": self.score,
+            "negated": self.negated,
+            "threshold": self.threshold,
+            "members": None if self._members is None else dict(self._members),
+            "policy": self.policy.as_dict(),
+            "location": location,
+            "selection": None if self.selection is None else self.selection.as_dict(),
+        }
 
 
 def _check_flag(name: str, value: object) -> bool:
@@ -283,10 +244,51 @@ def _check_spellings(spellings: object) -> dict[str, bool] | None:
     return checked
 
 
-def _read_members(
-    raw: object, policy: Policy, extract: bool, max_bytes: int
+def _select_members(
+    document: object, records: list[tuple[str, str]], query: Query, policy: Policy, found: list[Selection]
 ) -> dict[object, object]:
-    """Return the grader's object; raise InvalidEvidence if there is none."""
+    """The selection stage for a judgment: the one node must be an object."""
+    from ._select import Selection, check_requirements, select_one, split_records
+
+    check_requirements(document, policy)
+    path, value = select_one(document, query)
+    found[0] = Selection(query.text, path)
+    listed = split_records(records, path, policy) if records else []
+    if listed:
+        found[0] = Selection(query.text, path, listed, len(listed))
+    if type(value) is not dict:
+        raise InvalidEvidence(
+            "not-an-object", f"a judgment must be a JSON object; the value at {path} is {json_kind(value)}"
+        )
+    return value
+
+
+def _read_members(
+    raw: object,
+    policy: Policy,
+    extract: bool,
+    max_bytes: int,
+    query: Query | None = None,
+    found: list[Selection] | None = None,
+) -> dict[object, object]:
+    """Return the grader's object; raise InvalidEvidence if there is none.
+
+    With *query*, the object is the one node it selects in the document,
+    and ``found[0]`` becomes its ``Selection``.
+    """
+    if query is not None and found is not None:
+        if isinstance(raw, (str, bytes, bytearray, memoryview)):
+            from ._evaluate import load_with_records
+
+            document, records = load_with_records(decode_evidence(raw, max_bytes), policy)
+            return _select_members(document, records, query, policy, found)
+        from collections.abc import Mapping
+
+        if not isinstance(raw, Mapping):
+            raise InvalidEvidence(
+                "input-type", f"a judgment must be str, bytes or a mapping, not {describe_value(raw)}"
+            )
+        return _select_members(_read_members(raw, policy, False, max_bytes), [], query, policy, found)
     if isinstance(raw, (str, bytes, bytearray, memoryview)):
         text = decode_evidence(raw, max_bytes)
         if not extract:
@@ -303,7 +305,7 @@ def _read_members(
         if type(value) is not dict:
             raise InvalidEvidence(
                 "not-an-object",
-                f"a judgment must be a JSON object, not {_json_kind(value)}",
+                f"a judgment must be a JSON object, not {json_kind(value)}",
             )
         return value
     from collections.abc import Mapping
@@ -317,9 +319,7 @@ def _read_members(
         pairs = list(raw.items())
         members = dict(pairs)
     except Exception as exc:  # a caller's mapping that cannot be read
-        raise InvalidEvidence(
-            "input-type", f"the judgment mapping could not be read ({type(exc).__name__})"
-        ) from None
+        raise InvalidEvidence("input-type", f"the judgment mapping could not be read ({type(exc).__name__})") from None
     if len(members) != len(pairs):
         # A broken mapping can yield a name twice; the last would win.
         raise InvalidEvidence("duplicate-member", "the judgment mapping yields a member name twice")
@@ -339,9 +339,7 @@ def _read_verdict(value: object, spellings: dict[str, bool] | None) -> bool | No
     return None
 
 
-def _read_score(
-    value: object, policy: Policy, numeric_strings: bool
-) -> tuple[Number | None, str]:
+def _read_score(value: object, policy: Policy, numeric_strings: bool) -> tuple[Number | None, str]:
     """Return ``(score, "")`` for a usable score, else ``(None, why)``."""
     if type(value) is str:
         text: str = value
@@ -368,7 +366,7 @@ def _judge_members(
     numeric_strings: bool,
     spellings: dict[str, bool] | None,
 ) -> Judged:
-    """Apply the SPEC section 5 table to the grader's object."""
+    """Apply the table of docs/judgments.md to the grader's object."""
     grader_pass: bool | None = None
     if "pass" in members:
         grader_pass = _read_verdict(members["pass"], spellings)
@@ -413,8 +411,7 @@ def _judge_members(
             return (
                 Outcome.GRADER_ERROR,
                 "no-score-for-threshold",
-                f"{said} but no score, and threshold "
-                f"{format_number(policy.threshold)} has nothing to judge",
+                f"{said} but no score, and threshold {format_number(policy.threshold)} has nothing to judge",
                 True,
                 None,
             )
@@ -456,13 +453,14 @@ def judge(
     raw_or_mapping: str | bytes | Mapping[object, object],
     /,
     *,
-    threshold: object = None,
+    threshold: Number | None = None,
     negate: bool = False,
     policy: Policy | None = None,
     extract: bool = False,
     numeric_strings: bool = True,
     verdict_spellings: Mapping[str, bool] | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    select: str | None = None,
 ) -> Judgment:
     """Judge a grader's answer and return a ``Judgment``.
 
@@ -477,7 +475,7 @@ def judge(
     policy's bounds, or, when *numeric_strings* is true (the default), a
     string in exact JSON number syntax with such a value (``"0.9"``, not
     ``" 0.9 "``, ``"1_0"`` or ``"NaN"``).  Other members, such as
-    ``"reason"``, are kept in ``Judgment.members``.  Then (SPEC section 5):
+    ``"reason"``, are kept in ``Judgment.members``.  Then (docs/judgments.md):
 
     - ``"pass": false`` is FAIL, whatever the score and threshold;
     - ``"pass": true`` is PASS with no threshold, even with score 0; with a
@@ -489,11 +487,18 @@ def judge(
       present but unusable score is ``Outcome.GRADER_ERROR``.
 
     *threshold* None (the default) means no threshold is set; a number sets
-    one.  *policy* sets bounds, exact mode and always a threshold; give one
+    one.  (Only here: ``evaluate``, ``decide`` and ``report`` refuse None.)  *policy* sets bounds, exact mode and always a threshold; give one
     or the other.  *negate* swaps PASS and FAIL; a GRADER_ERROR stays one,
     and ``Judgment.negated`` records the request.  *verdict_spellings*
     maps extra strings to verdicts (``{"yes": True, "no": False}``); none
     are accepted by default.
+
+    *select*, a JSONPath query or JSON Pointer (docs/selection.md), finds
+    the judgment inside a larger document: it must select exactly one node,
+    a JSON object, which is then judged as above (``no-match``,
+    ``ambiguous-selection``, ``not-an-object`` otherwise); it cannot be
+    combined with *extract*.  ``Judgment.selection`` records where.  The
+    policy's requirements must hold on the whole document.
 
     Never raises for any *raw_or_mapping*: every problem is a GRADER_ERROR
     with a reason code.  Bad options raise ``PolicyError``.
@@ -505,22 +510,44 @@ def judge(
         >>> judge('{"score": "high"}', negate=True).outcome
         <Outcome.GRADER_ERROR: 'GRADER_ERROR'>
     """
-    resolved = policy_for(threshold, policy)
+    # Here, and only here, None is a value: no threshold is set.
+    resolved = policy_for(UNSET if threshold is None else threshold, policy)
     has_threshold = threshold is not None or policy is not None
     negate = _check_flag("negate", negate)
     extract = _check_flag("extract", extract)
     numeric_strings = _check_flag("numeric_strings", numeric_strings)
     spellings = _check_spellings(verdict_spellings)
     if max_bytes != DEFAULT_MAX_BYTES:
-        _check_max_bytes(max_bytes)
+        check_limit("max_bytes", max_bytes)
     limit = resolved.threshold if has_threshold else None
+    query: Query | None = None
+    found: list[Selection] = []
+    if select is not None:
+        if extract:
+            raise PolicyError(
+                "option-conflict", "select= cannot be combined with extract=: give one way to find the judgment"
+            )
+        from ._jsonpath import compile_query
+        from ._select import Selection
+
+        query = compile_query(select)
+        found = [Selection(query.text)]
     members: dict[object, object] | None = None
     try:
-        members = _read_members(raw_or_mapping, resolved, extract, max_bytes)
+        if query is None and resolved.require:
+            from ._select import check_requirements
+
+            members = _read_members(raw_or_mapping, resolved, extract, max_bytes)
+            check_requirements(members, resolved)
+        else:
+            members = _read_members(raw_or_mapping, resolved, extract, max_bytes, query, found)
         outcome, code, message, grader_pass, score = _judge_members(
             members, resolved, has_threshold, numeric_strings, spellings
         )
     except InvalidEvidence as exc:
+        from ._evaluate import too_large_hint
+
+        exc = too_large_hint(exc)
         return Judgment(
             Outcome.GRADER_ERROR,
             code=exc.code,
@@ -534,6 +561,7 @@ def judge(
             pos=exc.pos,
             lineno=exc.lineno,
             colno=exc.colno,
+            selection=found[0] if found else None,
         )
     except Exception as exc:  # fail closed: a defect here must not release
         return Judgment(
@@ -546,6 +574,7 @@ def judge(
             negated=negate,
             threshold=limit,
             policy=resolved,
+            selection=found[0] if found else None,
         )
     if negate:
         # Negation applies to a judgment, and only once one exists.
@@ -565,6 +594,7 @@ def judge(
         negated=negate,
         threshold=limit,
         policy=resolved,
+        selection=found[0] if found else None,
     )
 
 

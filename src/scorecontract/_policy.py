@@ -9,23 +9,66 @@ exists to stop.
 
 from __future__ import annotations
 
+import enum
+import math
 import re
 
 from ._describe import clip_text, describe_value, format_number
 from ._errors import PolicyError
 from ._score import number_problem, to_decimal
+from ._value import Value
 
 TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
-    from decimal import Decimal
-    from typing import Union
+    from typing import Any
 
-    Number = Union[int, float, Decimal]
+    from ._score import Number
 
-__all__ = ["DEFAULT_THRESHOLD", "DEFAULT_VERSION", "MAX_VERSION_LENGTH", "Policy", "default_policy", "policy_for"]
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "DIRECTIONS",
+    "NONFINITE_ELSEWHERE",
+    "DEFAULT_VERSION",
+    "MAX_VERSION_LENGTH",
+    "UNSET",
+    "Policy",
+    "bounds_text",
+    "check_limit",
+    "default_cache",
+    "default_policy",
+    "policy_for",
+]
 
 DEFAULT_THRESHOLD = 0.8
 DEFAULT_VERSION = "default"
+# "higher": score >= threshold passes (accuracy); "lower": score <=
+# threshold passes (perplexity, mean absolute error).
+DIRECTIONS = ("higher", "lower")
+# What a non-finite number outside the selected value does (docs/selection.md).
+NONFINITE_ELSEWHERE = ("refuse", "list")
+
+
+class _Unset(enum.Enum):
+    """The default of an option the caller left out.
+
+    ``threshold=`` beside ``policy=`` is refused, and ``threshold=None`` is
+    refused where it would otherwise read as 0.8: a marker, not a number,
+    tells "left out" from any value a caller can pass.
+    """
+
+    UNSET = "UNSET"
+
+    def __repr__(self) -> str:
+        return "<default>"
+
+
+if TYPE_CHECKING:
+    # To a type checker the marker is whatever the parameter is typed as:
+    # a signature then says threshold: int | float | Decimal, not a union
+    # with a private class.
+    UNSET: Any
+else:
+    UNSET = _Unset.UNSET
 
 
 def _check_number(name: str, value: object, exact: bool) -> None:
@@ -33,6 +76,56 @@ def _check_number(name: str, value: object, exact: bool) -> None:
     problem = number_problem(value, exact)
     if problem is not None:
         raise PolicyError(f"bad-{name}", f"{name} is {problem[1]}")
+
+
+def _bound(value: Number | None, exact: bool, side: float) -> Number:
+    """The bound *value* as scores meet it; None (unbounded) is *side*.
+
+    An infinite limit is safe here, and only here: every score is checked
+    finite before it meets the bounds, so an unbounded side admits every
+    finite number and never NaN or infinity.
+    """
+    if value is None:
+        if exact:
+            from decimal import Decimal
+
+            return Decimal(side)
+        return side
+    return to_decimal(value) if exact else value
+
+
+def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    if type(value) is not str or value not in choices:
+        raise PolicyError(
+            "bad-policy",
+            f"{name} must be {' or '.join(repr(choice) for choice in choices)}, not {describe_value(value)}",
+        )
+
+
+def _check_requirements(require: object) -> tuple[str, ...]:
+    """Return *require*, a list or tuple of RFC 9535 logical expressions, as a tuple.
+
+    Each is compiled now, so a malformed one is a configuration error
+    (``bad-selector``) before any evidence is read.
+    """
+    if type(require) is not list and type(require) is not tuple:
+        raise PolicyError("bad-policy", f"require must be a list of strings, not {describe_value(require)}")
+    from ._jsonpath import compile_requirement
+
+    checked: list[str] = []
+    for expression in require:
+        if type(expression) is not str:
+            raise PolicyError("bad-policy", f"require must be a list of strings; it holds {describe_value(expression)}")
+        compile_requirement(expression)
+        checked.append(expression)
+    return tuple(checked)
+
+
+def bounds_text(policy: Policy) -> str:
+    """The policy's bounds for a message: ``[0, 1]``, ``[0, no maximum]``."""
+    low = "no minimum" if policy.minimum is None else format_number(policy.minimum)
+    high = "no maximum" if policy.maximum is None else format_number(policy.maximum)
+    return f"[{low}, {high}]"
 
 
 # Versions are printed on one-line results, in receipts and in GitHub
@@ -51,9 +144,7 @@ def _check_label(name: str, value: object, code: str) -> None:
     if type(value) is not str or not value.strip():
         raise PolicyError(code, f"{name} must be a non-empty string, not {describe_value(value)}")
     if len(value) > MAX_VERSION_LENGTH:
-        raise PolicyError(
-            code, f"{name} is {len(value)} characters long, over the limit of {MAX_VERSION_LENGTH}"
-        )
+        raise PolicyError(code, f"{name} is {len(value)} characters long, over the limit of {MAX_VERSION_LENGTH}")
     found = re.search(_VERSION_FORBIDDEN, value)
     if found is not None:
         raise PolicyError(
@@ -63,17 +154,27 @@ def _check_label(name: str, value: object, code: str) -> None:
         )
 
 
-class Policy:
+class Policy(Value):
     """The rules a score is judged by.
 
     ``Policy(threshold=0.8, *, minimum=0, maximum=1, version="default",
-    exact=False, review_owner=None, require_candidate=False)``
+    exact=False, review_owner=None, require_candidate=False,
+    direction="higher", nonfinite_elsewhere="refuse", require=())``
 
     *threshold* is the lowest passing score: ``score >= threshold`` is PASS.
+    With *direction* ``"lower"`` (perplexity, mean absolute error) it is the
+    highest passing score instead: ``score <= threshold`` is PASS.
     *minimum* and *maximum* are the closed bounds of a valid score.  Each is
     an ``int`` or ``float`` (a ``decimal.Decimal`` too when *exact*), finite,
-    with ``minimum <= threshold <= maximum``.  ``bool`` is refused: ``True``
-    is not a threshold.
+    with ``minimum <= threshold <= maximum``; either may be None, unbounded
+    on that side (a score must still be finite).  ``bool`` is refused:
+    ``True`` is not a threshold.
+
+    *nonfinite_elsewhere* and *require* apply to selected values
+    (docs/selection.md): ``"refuse"`` (the default) makes a NaN or infinity
+    anywhere in the document INVALID, ``"list"`` lets one outside the
+    selected value stand and lists it; *require* is a list of RFC 9535
+    logical expressions on the whole document, each of which must hold.
 
     *version* names the policy in every decision record and receipt: a
     non-empty string of at most 200 characters, without control characters
@@ -87,7 +188,7 @@ class Policy:
 
     *review_owner*, a non-empty string or None, names the person who
     answers for a report that lacks evidence: such a report is REVIEW
-    instead of INVALID.  REVIEW never releases (SPEC section 6).
+    instead of INVALID.  REVIEW never releases (docs/reports.md).
 
     *require_candidate*, true or false (default), makes the candidate a
     required part of every gate that applies the policy: ``evaluate()`` and
@@ -97,7 +198,11 @@ class Policy:
 
     A bad value raises ``PolicyError`` with the code ``bad-threshold``,
     ``bad-bounds``, ``bad-version`` or ``bad-policy``.  Policies are
-    immutable and compare equal when all fields are equal.
+    immutable, and equal when every field is equal and of the same type;
+    ``replace()`` returns a changed copy, validated as the constructor
+    validates.  Besides the fields, ``limits`` is ``(minimum, maximum,
+    threshold)`` as scores are compared with them: the numbers as given,
+    or under an exact policy their ``decimal.Decimal`` values.
 
         >>> Policy(0.9, version="release-2").as_dict()
         {'version': 'release-2', 'threshold': 0.9, 'min': 0, 'max': 1, 'exact': False}
@@ -107,31 +212,75 @@ class Policy:
         scorecontract._errors.PolicyError: bad-threshold: threshold is nan, not a finite number
     """
 
+    # Public slots, not properties: the score pipeline reads exact, limits
+    # and require_candidate on every evaluate(), and a slot read costs a
+    # fifth of a property's.  Value makes them read-only.
     __slots__ = (
-        "_threshold", "_minimum", "_maximum", "_version", "_exact", "_bounds", "_review_owner",
-        "_require_candidate",
+        "threshold",
+        "minimum",
+        "maximum",
+        "version",
+        "exact",
+        "review_owner",
+        "require_candidate",
+        "direction",
+        "nonfinite_elsewhere",
+        "require",
+        "limits",
+        "full_path",
+    )
+    _shown = (
+        "threshold",
+        "minimum",
+        "maximum",
+        "version",
+        "exact",
+        "review_owner",
+        "require_candidate",
+        "direction",
+        "nonfinite_elsewhere",
+        "require",
     )
 
-    if TYPE_CHECKING:
-        _threshold: Number
-        _minimum: Number
-        _maximum: Number
-        _version: str
-        _exact: bool
-        _bounds: tuple[Number, Number, Number]
-        _review_owner: str | None
-        _require_candidate: bool
+    threshold: Number
+    """The lowest passing score, as given."""
+    minimum: Number | None
+    """The lowest valid score, as given; None for no minimum."""
+    maximum: Number | None
+    """The highest valid score, as given; None for no maximum."""
+    version: str
+    """The policy's version string."""
+    exact: bool
+    """Whether numbers are compared as decimal text."""
+    review_owner: str | None
+    """Who reviews a report that lacks evidence, or None."""
+    require_candidate: bool
+    """Whether every gate applying the policy must be given the candidate."""
+    direction: str
+    """``"higher"`` (``score >= threshold`` passes) or ``"lower"`` (``<=``)."""
+    nonfinite_elsewhere: str
+    """``"refuse"`` or ``"list"``: a non-finite number outside the selection."""
+    require: tuple[str, ...]
+    """The requirements, RFC 9535 logical expressions on the document."""
+    limits: tuple[Number, Number, Number]
+    """``(minimum, maximum, threshold)`` as scores are compared with them
+    (an unbounded side as an infinity)."""
+    full_path: bool
+    """Whether ``evaluate()`` must skip its fast path (exact, lower, requirements)."""
 
     def __init__(
         self,
         threshold: Number = DEFAULT_THRESHOLD,
         *,
-        minimum: Number = 0,
-        maximum: Number = 1,
+        minimum: Number | None = 0,
+        maximum: Number | None = 1,
         version: str = DEFAULT_VERSION,
         exact: bool = False,
         review_owner: str | None = None,
         require_candidate: bool = False,
+        direction: str = "higher",
+        nonfinite_elsewhere: str = "refuse",
+        require: tuple[str, ...] | list[str] = (),
     ) -> None:
         if type(exact) is not bool:
             raise PolicyError("bad-policy", f"exact must be true or false, not {describe_value(exact)}")
@@ -142,15 +291,20 @@ class Policy:
         _check_label("version", version, "bad-version")
         if review_owner is not None:
             _check_label("review_owner", review_owner, "bad-policy")
-        _check_number("bounds", minimum, exact)
-        _check_number("bounds", maximum, exact)
+        _check_choice("direction", direction, DIRECTIONS)
+        _check_choice("nonfinite_elsewhere", nonfinite_elsewhere, NONFINITE_ELSEWHERE)
+        requirements = _check_requirements(require) if require != () else ()
+        if minimum is not None:
+            _check_number("bounds", minimum, exact)
+        if maximum is not None:
+            _check_number("bounds", maximum, exact)
         _check_number("threshold", threshold, exact)
-        bounds: tuple[Number, Number, Number]
-        if exact:
-            bounds = (to_decimal(minimum), to_decimal(maximum), to_decimal(threshold))
-        else:
-            bounds = (minimum, maximum, threshold)
-        low, high, limit = bounds
+        limits: tuple[Number, Number, Number] = (
+            _bound(minimum, exact, -math.inf),
+            _bound(maximum, exact, math.inf),
+            to_decimal(threshold) if exact else threshold,
+        )
+        low, high, limit = limits
         if not low <= high:
             raise PolicyError(
                 "bad-bounds", f"bounds are inverted: min {format_number(minimum)} > max {format_number(maximum)}"
@@ -159,118 +313,141 @@ class Policy:
             raise PolicyError(
                 "bad-threshold",
                 f"threshold {format_number(threshold)} is outside the bounds "
-                f"[{format_number(minimum)}, {format_number(maximum)}]",
+                f"[{'no minimum' if minimum is None else format_number(minimum)}, "
+                f"{'no maximum' if maximum is None else format_number(maximum)}]",
             )
-        self._threshold = threshold
-        self._minimum = minimum
-        self._maximum = maximum
-        self._version = version
-        self._exact = exact
-        self._bounds = bounds
-        self._review_owner = review_owner
-        self._require_candidate = require_candidate
+        self._fill(
+            threshold=threshold,
+            minimum=minimum,
+            maximum=maximum,
+            version=version,
+            exact=exact,
+            review_owner=review_owner,
+            require_candidate=require_candidate,
+            direction=direction,
+            nonfinite_elsewhere=nonfinite_elsewhere,
+            require=requirements,
+            limits=limits,
+            # One flag for evaluate()'s fast path, read as cheaply as exact
+            # was: the path knows only float comparison, ">=", and no
+            # requirements.
+            full_path=exact or direction != "higher" or bool(requirements),
+        )
 
-    @property
-    def threshold(self) -> Number:
-        """The lowest passing score, as given."""
-        return self._threshold
+    def replace(
+        self,
+        *,
+        threshold: Number = UNSET,
+        minimum: Number | None = UNSET,
+        maximum: Number | None = UNSET,
+        version: str = UNSET,
+        exact: bool = UNSET,
+        review_owner: str | None = UNSET,
+        require_candidate: bool = UNSET,
+        direction: str = UNSET,
+        nonfinite_elsewhere: str = UNSET,
+        require: tuple[str, ...] | list[str] = UNSET,
+    ) -> Policy:
+        """Return a copy of the policy with the given fields changed.
 
-    @property
-    def minimum(self) -> Number:
-        """The lowest valid score, as given."""
-        return self._minimum
+        Every field not named keeps its value; the copy is validated as the
+        constructor validates, so a change that leaves the threshold
+        outside the bounds raises ``PolicyError``.
 
-    @property
-    def maximum(self) -> Number:
-        """The highest valid score, as given."""
-        return self._maximum
-
-    @property
-    def version(self) -> str:
-        """The policy's version string."""
-        return self._version
-
-    @property
-    def exact(self) -> bool:
-        """Whether numbers are compared as decimal text."""
-        return self._exact
-
-    @property
-    def review_owner(self) -> str | None:
-        """Who reviews a report that lacks evidence, or None."""
-        return self._review_owner
-
-    @property
-    def require_candidate(self) -> bool:
-        """Whether every gate applying the policy must be given the candidate."""
-        return self._require_candidate
+            >>> Policy(0.9, version="v1").replace(version="v2").as_dict()
+            {'version': 'v2', 'threshold': 0.9, 'min': 0, 'max': 1, 'exact': False}
+        """
+        return Policy(
+            self.threshold if threshold is UNSET else threshold,
+            minimum=self.minimum if minimum is UNSET else minimum,
+            maximum=self.maximum if maximum is UNSET else maximum,
+            version=self.version if version is UNSET else version,
+            exact=self.exact if exact is UNSET else exact,
+            review_owner=self.review_owner if review_owner is UNSET else review_owner,
+            require_candidate=self.require_candidate if require_candidate is UNSET else require_candidate,
+            direction=self.direction if direction is UNSET else direction,
+            nonfinite_elsewhere=self.nonfinite_elsewhere if nonfinite_elsewhere is UNSET else nonfinite_elsewhere,
+            require=self.require if require is UNSET else require,
+        )
 
     def as_dict(self) -> dict[str, object]:
         """Return the policy as the JSON object a policy file holds.
 
         The keys are those of a policy file (``version``, ``threshold``,
-        ``min``, ``max``, ``exact``, ``review_owner`` when one is named,
-        and ``require_candidate`` when it is true), so decision records and receipts name the version, and
-        ``load_policy`` reads the dict back as an equal policy.  Numbers are
-        returned as given: an exact policy may hold ``decimal.Decimal``
-        values, which ``json.dumps`` cannot write.
+        ``min``, ``max`` (None when unbounded), ``exact``, ``review_owner``
+        when one is named, ``require_candidate`` when it is true,
+        ``direction`` when it is ``"lower"``, ``nonfinite_elsewhere`` when
+        it is ``"list"`` and ``require`` when there are requirements), so
+        decision records and
+        receipts name the version, and ``load_policy`` reads the dict back
+        as an equal policy.  Numbers are returned as given: an exact policy
+        may hold ``decimal.Decimal`` values, which ``json.dumps`` cannot
+        write.
         """
         result: dict[str, object] = {
-            "version": self._version,
-            "threshold": self._threshold,
-            "min": self._minimum,
-            "max": self._maximum,
-            "exact": self._exact,
+            "version": self.version,
+            "threshold": self.threshold,
+            "min": self.minimum,
+            "max": self.maximum,
+            "exact": self.exact,
         }
-        if self._review_owner is not None:
-            result["review_owner"] = self._review_owner
-        if self._require_candidate:
+        if self.review_owner is not None:
+            result["review_owner"] = self.review_owner
+        if self.require_candidate:
             result["require_candidate"] = True
+        if self.direction != "higher":
+            result["direction"] = self.direction
+        if self.nonfinite_elsewhere != "refuse":
+            result["nonfinite_elsewhere"] = self.nonfinite_elsewhere
+        if self.require:
+            result["require"] = list(self.require)
         return result
 
-    def _key(self) -> tuple[object, ...]:
-        return (
-            type(self._threshold), self._bounds, self._version, self._exact, self._review_owner,
-            self._require_candidate,
-        )
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Policy:
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"Policy(threshold={self._threshold!r}, minimum={self._minimum!r}, "
-            f"maximum={self._maximum!r}, version={self._version!r}, exact={self._exact!r}, "
-            f"review_owner={self._review_owner!r}, require_candidate={self._require_candidate!r})"
-        )
-
-
-_default: list[Policy] = []
+# The default policy, built on first use rather than at import (nothing
+# happens at import).  A list, so evaluate() can take it with one index
+# instead of a call on its hot path.
+default_cache: list[Policy] = []
 
 
 def default_policy() -> Policy:
     """Return the default policy (threshold 0.8, bounds [0, 1])."""
-    # Built on first use rather than at import: nothing happens at import.
-    if not _default:
-        _default.append(Policy())
-    return _default[0]
+    if not default_cache:
+        default_cache.append(Policy())
+    return default_cache[0]
 
 
-def policy_for(threshold: object, policy: Policy | None) -> Policy:
-    """Resolve the ``threshold=`` / ``policy=`` pair of the public API."""
+def policy_for(threshold: Number | None, policy: Policy | None) -> Policy:
+    """Resolve the ``threshold=`` / ``policy=`` pair of the public API.
+
+    *threshold* left out (``UNSET``) is the default policy's 0.8;
+    ``None`` is refused, since in ``evaluate``, ``decide`` and ``report``
+    it would otherwise read as "no threshold" to some callers and as 0.8
+    to others.  (``judge`` alone gives ``None`` a meaning, and resolves it
+    before calling this.)
+    """
     if policy is not None:
         if type(policy) is not Policy:
             raise PolicyError("bad-policy", f"policy must be a Policy, not {type(policy).__name__}")
-        if threshold is not None:
-            raise PolicyError(
-                "bad-policy", "give threshold= or policy=, not both"
-            )
+        if threshold is not UNSET:
+            raise PolicyError("bad-policy", "give threshold= or policy=, not both")
         return policy
-    if threshold is None or (type(threshold) is float and threshold == DEFAULT_THRESHOLD):
-        return _default[0] if _default else default_policy()
-    return Policy(threshold)  # type: ignore[arg-type]  # validated inside
+    if threshold is UNSET or (type(threshold) is float and threshold == DEFAULT_THRESHOLD):
+        return default_cache[0] if default_cache else default_policy()
+    if threshold is None:
+        raise PolicyError(
+            "bad-threshold",
+            "threshold is None, not a number; leave threshold= out for the default 0.8",
+        )
+    return Policy(threshold)
+
+
+def check_limit(name: str, value: object) -> int:
+    """Return *value*, a byte limit or count option, if it is a positive int.
+
+    Raises ``PolicyError`` (``bad-policy``) otherwise: ``True`` is not a
+    limit, and neither is ``0``, which would refuse every input.
+    """
+    if type(value) is int and value >= 1:
+        return value
+    raise PolicyError("bad-policy", f"{name} must be a positive int, not {describe_value(value)}")

@@ -19,9 +19,6 @@ from ._policy import Policy
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from os import PathLike
-    from typing import Callable
-
-    Converter = Callable[[object], object]
 
 __all__ = ["MAX_POLICY_BYTES", "POLICY_KEYS", "load_policy", "policy_from_bytes"]
 
@@ -31,24 +28,20 @@ MAX_POLICY_BYTES = 64 * 1024
 MAX_TOML_DOTS = 64
 
 
-def _as_given(value: object) -> object:
-    # Policy() validates every value itself, so the API and the file share
-    # one set of rules and one set of messages.
-    return value
-
-
-# file key -> (Policy keyword, converter, required).  A converter turns the
-# decoded file value into the keyword argument (or raises PolicyError);
-# Policy() then validates it.  Adding a Policy field to the file format is
-# one line here.
-POLICY_KEYS: dict[str, tuple[str, Converter, bool]] = {
-    "version": ("version", _as_given, True),
-    "threshold": ("threshold", _as_given, True),
-    "exact": ("exact", _as_given, True),
-    "min": ("minimum", _as_given, False),
-    "max": ("maximum", _as_given, False),
-    "review_owner": ("review_owner", _as_given, False),
-    "require_candidate": ("require_candidate", _as_given, False),
+# file key -> (Policy keyword, required).  Policy() validates every value
+# itself, so the API and the file share one set of rules and one set of
+# messages.  Adding a Policy field to the file format is one line here.
+POLICY_KEYS: dict[str, tuple[str, bool]] = {
+    "version": ("version", True),
+    "threshold": ("threshold", True),
+    "exact": ("exact", True),
+    "min": ("minimum", False),
+    "max": ("maximum", False),
+    "review_owner": ("review_owner", False),
+    "require_candidate": ("require_candidate", False),
+    "direction": ("direction", False),
+    "nonfinite_elsewhere": ("nonfinite_elsewhere", False),
+    "require": ("require", False),
 }
 
 
@@ -60,9 +53,14 @@ def load_policy(path: str | PathLike[str], /) -> Policy:
     ``tomllib``); any other file is JSON.  Either way it holds one object
     (in TOML, the top-level table) with the keys ``version`` (a non-empty
     string), ``threshold`` (a number), ``exact`` (true or false) and, when
-    the bounds are not ``[0, 1]``, ``min`` and ``max``::
+    the bounds are not ``[0, 1]``, ``min`` and ``max`` (a number, or null
+    for no bound on that side)::
 
         {"version": "release-2024-06", "threshold": 0.8, "exact": false}
+
+    Optional keys: ``review_owner``, ``require_candidate``, ``direction``
+    (``"higher"`` or ``"lower"``), ``nonfinite_elsewhere`` (``"refuse"`` or
+    ``"list"``) and ``require`` (a list of RFC 9535 logical expressions).
 
     Numbers are decoded the way the policy will decode evidence: as binary
     floats, or as their exact decimal text (``decimal.Decimal``) when
@@ -217,32 +215,26 @@ def _check_toml_integers(document: object) -> None:
     pending = [document]
     while pending:
         value = pending.pop()
-        kind = type(value)
-        if kind is dict:
-            pending.extend(value.values())  # type: ignore[attr-defined]
-        elif kind is list:
-            pending.extend(value)  # type: ignore[arg-type]
-        elif kind is int:
-            check_integer(value)  # type: ignore[arg-type]
+        if type(value) is dict:
+            pending.extend(value.values())
+        elif type(value) is list:
+            pending.extend(value)
+        elif type(value) is int:
+            check_integer(value)
 
 
 def _policy_from_document(document: dict[str, object], source: str) -> Policy:
     unknown = sorted(key for key in document if key not in POLICY_KEYS)
     if unknown:
-        raise PolicyError(
-            "unknown-policy-key", f"policy file {source}: {_describe_unknown(unknown[0])}"
-        )
-    missing = [key for key, (_, _, required) in POLICY_KEYS.items() if required and key not in document]
+        raise PolicyError("unknown-policy-key", f"policy file {source}: {_describe_unknown(unknown[0])}")
+    missing = [key for key, (_, required) in POLICY_KEYS.items() if required and key not in document]
     if missing:
         raise PolicyError(
             "missing-policy-key",
             f"policy file {source} lacks {', '.join(repr(key) for key in missing)}",
         )
-    arguments: dict[str, object] = {}
+    arguments = {POLICY_KEYS[key][0]: value for key, value in document.items()}
     try:
-        for key, value in document.items():
-            keyword, convert, _ = POLICY_KEYS[key]
-            arguments[keyword] = convert(value)
         return Policy(**arguments)  # type: ignore[arg-type]  # Policy validates
     except PolicyError as exc:
         raise PolicyError(exc.code, f"policy file {source}: {exc.message}") from None

@@ -16,9 +16,8 @@ let one candidate's evidence release another.
 
 from __future__ import annotations
 
-from ._describe import clip_text, describe_value
+from ._describe import clip_text, describe_value, json_kind
 from ._errors import InvalidEvidence, PolicyError
-from ._record import _json_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ def check_binding(candidate: object, run_id: object, policy: Policy) -> None:
     candidate being released).
     """
     if candidate is None:
-        if policy._require_candidate:
+        if policy.require_candidate:
             raise PolicyError(
                 "candidate-required",
                 f"policy {policy.version!r} requires the candidate the evidence is for "
@@ -71,9 +70,9 @@ def member_problem(record: dict[str, object], name: str, expected: str) -> tuple
         return (missing, f'the evidence has no "{name}" member; the gate requires {ascii(expected)}')
     found = record[name]
     if type(found) is not str:
-        return (mismatch, f'"{name}" must be a string, not {_json_kind(found) if type(found) is not dict else "an object"}')
+        return (mismatch, f'"{name}" must be a string, not {json_kind(found)}')
     if found != expected:
-        return (mismatch, f'the evidence is for {name} {clip_text(ascii(found))}, not {ascii(expected)}')
+        return (mismatch, f"the evidence is for {name} {clip_text(ascii(found))}, not {ascii(expected)}")
     return None
 
 
@@ -91,8 +90,7 @@ def envelope_score(value: object, candidate: str, run_id: str | None) -> object:
     if type(value) is not dict:
         raise InvalidEvidence(
             "not-an-object",
-            'the evidence must be a JSON object {"candidate": ..., "score": <number>}, '
-            f"not {_json_kind(value)}",
+            f'the evidence must be a JSON object {{"candidate": ..., "score": <number>}}, not {json_kind(value)}',
         )
     problem = member_problem(value, "candidate", candidate)
     if problem is None and run_id is not None:

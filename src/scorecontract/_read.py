@@ -7,6 +7,11 @@ input, for ``-``).  A FIFO, a device, a socket or a directory is refused
 without blocking: ``open()`` of a FIFO waits for a writer forever, and a
 device can be endless.  Every failure is ``InvalidEvidence`` with a stable
 code; callers reading configuration map it onto their own.
+
+Messages name the input by *what*, a noun phrase without an article
+(``"evidence file"``, ``"manifest"``, ``"key file"``), and put no article
+of their own before it but ``the`` and ``no``, which fit every noun:
+``"not a {what}"`` once printed "not a evidence file".
 """
 
 from __future__ import annotations
@@ -173,7 +178,7 @@ def open_regular(path: str, /, *, what: str = "evidence file", follow_symlinks: 
     except FileNotFoundError:
         raise InvalidEvidence("file-not-found", f"no {what} at {ascii(path)}") from None
     except OSError as exc:
-        raise InvalidEvidence("file-unreadable", f"cannot read {what} {ascii(path)}: {_why(exc)}") from None
+        raise InvalidEvidence("file-unreadable", f"cannot read the {what} {ascii(path)}: {_why(exc)}") from None
     except (ValueError, UnicodeError):
         # os.fsencode refuses a NUL byte and (outside surrogateescape's
         # range) a lone surrogate: no file can have such a name.  (After
@@ -192,15 +197,11 @@ def open_regular(path: str, /, *, what: str = "evidence file", follow_symlinks: 
     except BaseException as exc:
         os.close(descriptor)
         if isinstance(exc, OSError):
-            raise InvalidEvidence(
-                "file-unreadable", f"cannot read {what} {ascii(path)}: {_why(exc)}"
-            ) from None
+            raise InvalidEvidence("file-unreadable", f"cannot read the {what} {ascii(path)}: {_why(exc)}") from None
         raise
 
 
-def read_file(
-    path: str, max_bytes: int, /, *, what: str = "evidence file", follow_symlinks: bool = True
-) -> bytes:
+def read_file(path: str, max_bytes: int, /, *, what: str = "evidence file", follow_symlinks: bool = True) -> bytes:
     """Return the bytes of the regular file *path*, at most *max_bytes* of them.
 
     Every failure is ``InvalidEvidence``, never a crash and never a wait:

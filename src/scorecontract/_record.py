@@ -9,6 +9,7 @@ the gate would otherwise not hear.
 
 from __future__ import annotations
 
+from ._describe import json_kind
 from ._errors import InvalidEvidence
 
 __all__ = ["score_of_record"]
@@ -23,7 +24,7 @@ def score_of_record(value: object) -> object:
     if type(value) is not dict:
         raise InvalidEvidence(
             "not-an-object",
-            f'the record must be a JSON object {{"score": <number>}}, not {_json_kind(value)}',
+            f'the record must be a JSON object {{"score": <number>}}, not {json_kind(value)}',
         )
     if "score" not in value:
         raise InvalidEvidence("missing-member", 'the record has no "score" member')
@@ -31,20 +32,6 @@ def score_of_record(value: object) -> object:
         extra = sorted(name for name in value if name != "score")
         raise InvalidEvidence(
             "unexpected-member",
-            "the record has members besides \"score\": " + ", ".join(ascii(n) for n in extra),
+            'the record has members besides "score": ' + ", ".join(ascii(n) for n in extra),
         )
     return value["score"]
-
-
-def _json_kind(value: object) -> str:
-    """Name *value*'s JSON type, for messages."""
-    if value is None:
-        return "null"
-    kind = type(value)
-    if kind is bool:
-        return "a boolean"
-    if kind is list:
-        return "an array"
-    if kind is str:
-        return "a string"
-    return "a number"

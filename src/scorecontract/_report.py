@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Reports over many trials (SPEC section 6): JSON Lines in, a gate out.
+"""Reports over many trials (docs/reports.md): JSON Lines in, a gate out.
 
 The bug this module exists to prevent: an evaluation framework drops the
 samples that errored or came back NaN, divides by what is left, and a run
@@ -7,65 +7,62 @@ that degrades reports a *better* score.  Here the population is declared up
 front, every line is an observation that is counted, and a scheduled trial
 without valid evidence blocks the release however good the rest look.
 
-Memory: the file is streamed line by line (each line at most *max_line_bytes*
-long), and its SHA-256 is computed on the way.  What is kept grows with the
-number of *scheduled trials* (one small entry each, to recognise reruns and
-to list each trial in JUnit XML), never with the number of lines: invalid
-observations and ignored reruns are counted, by reason code, and only the
-first *max_listed* of each are kept in detail.
+This module holds the result classes (``Report``, ``Metric``,
+``Observation``), the declared population and the gate; reading and
+counting the lines is ``_tally``'s job.
 """
 
 from __future__ import annotations
 
-
 import os
+import types
 
-from ._encoding import DEFAULT_MAX_BYTES
-from ._errors import InvalidEvidence, PolicyError
-from ._policy import policy_for
-from ._score import exact_context, number_problem, to_decimal
+from ._constants import DEFAULT_MAX_BYTES, DEFAULT_MAX_LISTED, METRICS
 from ._describe import describe_value, format_number
-from ._strict_json import MAX_DECIMAL_EXPONENT, underflows
-from ._trials import canonical_trial_matchers, read_trial
+from ._errors import InvalidEvidence, PolicyError
+from ._policy import UNSET, check_limit, policy_for
+from ._score import exact_context, number_problem, to_decimal
+from ._tally import Tally, stream_lines, trial_rows
+from ._value import NoTruthValue, Value
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import decimal
+    from collections.abc import Iterator, Mapping, Sequence
     from decimal import Decimal
-    from typing import BinaryIO, Callable, Iterator, Sequence, Union
+    from typing import BinaryIO, Union
 
-    from ._policy import Number, Policy
+    from ._confidence import Interval
+    from ._policy import Policy
+    from ._score import Number
 
     Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 
-__all__ = ["DEFAULT_MAX_LISTED", "METRICS", "Metric", "Observation", "Report", "report"]
+__all__ = ["MAX_MANIFEST_BYTES", "Metric", "Observation", "Report", "report"]
 
-METRICS = ("mean", "pass-rate")
-DEFAULT_MAX_LISTED = 100
 # A manifest of a million ids is about 20 MB; this bound only stops a
 # runaway file, it is not a limit anyone should meet.
 MAX_MANIFEST_BYTES = 256 * 1024 * 1024
-# Read in large blocks: one read, one hash update and one split per block
-# instead of per line.  A line is held whole only up to max_line_bytes.
-_CHUNK = 256 * 1024
-
-# Per-trial state is one int, line << 2 | status, or None before any
-# observation: a million scheduled trials cost a million small ints, not a
-# million tuples.  The score is kept only for failing trials (for JUnit),
-# the reason only while a trial has nothing but invalid observations.
-_PASS, _FAIL, _INVALID = 1, 2, 3
 
 
-class Observation:
+class Observation(Value):
     """One listed observation: an invalid line, or an ignored rerun.
 
     Attributes: ``line`` (1-based), ``trial_id`` (None when the line has no
     readable id), ``code`` and ``message``; ``evidence_line`` is, for an
     ignored rerun, the line holding the trial's evidence, else None.
+    Observations are immutable and compare equal by value.
     """
 
     __slots__ = ("line", "trial_id", "code", "message", "evidence_line")
+    _shown = ("line", "trial_id", "code", "message")
+
+    line: int
+    trial_id: str | None
+    code: str
+    message: str
+    evidence_line: int | None
 
     def __init__(
         self,
@@ -75,11 +72,7 @@ class Observation:
         message: str,
         evidence_line: int | None = None,
     ) -> None:
-        self.line = line
-        self.trial_id = trial_id
-        self.code = code
-        self.message = message
-        self.evidence_line = evidence_line
+        self._fill(line=line, trial_id=trial_id, code=code, message=message, evidence_line=evidence_line)
 
     def as_dict(self) -> dict[str, object]:
         """Return the observation as a JSON-ready dict."""
@@ -93,36 +86,36 @@ class Observation:
             result["evidence_line"] = self.evidence_line
         return result
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Observation:
-            return NotImplemented
-        return self.as_dict() == other.as_dict()
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (
-            f"Observation(line={self.line}, trial_id={self.trial_id!r}, "
-            f"code={self.code!r}, message={self.message!r})"
-        )
-
-
-class Metric:
+class Metric(Value):
     """A metric with its numerator and denominator, always both.
 
     Attributes: ``name`` (``"mean"`` or ``"pass-rate"``); ``numerator``
     (the sum of the valid scores, or the number of passing trials);
     ``denominator`` (the number of trials with valid evidence); ``value``,
     their quotient as a float, or None when the denominator is 0 (never
-    0.0); ``threshold``, what the value is compared with; ``meets``, whether
-    it reaches the threshold, compared exactly, or None without a value.
-    The value decides the report only when no scheduled trial lacks
-    evidence.  The numerator and value are floats for display; where a
-    double cannot hold one (an exact policy's ``1e999`` would be ``inf``,
-    its ``1e-999`` ``0.0``) it is the ``decimal.Decimal`` instead.
+    0.0); ``threshold``, the minimum the value is compared with; ``meets``,
+    whether it reaches that minimum, compared exactly, or None without a
+    value.  ``Report.deciding_metrics`` says which metrics decide; they
+    decide only when no scheduled trial lacks evidence.  The numerator and
+    value are floats for display; where a double cannot hold one (an exact
+    policy's ``1e999`` would be ``inf``, its ``1e-999`` ``0.0``) it is the
+    ``decimal.Decimal`` instead.  ``interval`` is the confidence bound the
+    metric decided on (an ``Interval``, under ``confidence=``), or None:
+    with one, ``meets`` is the bound's verdict, not the point estimate's.
+    Metrics are immutable and compare equal by value.
     """
 
-    __slots__ = ("name", "numerator", "denominator", "value", "threshold", "meets")
+    __slots__ = ("name", "numerator", "denominator", "value", "threshold", "meets", "interval")
+    _shown = ("name", "numerator", "denominator", "value")
+
+    name: str
+    numerator: float | int | Decimal
+    denominator: int
+    value: float | Decimal | None
+    threshold: Number
+    meets: bool | None
+    interval: Interval | None
 
     def __init__(
         self,
@@ -130,25 +123,31 @@ class Metric:
         numerator: Decimal | int,
         denominator: int,
         threshold: Number,
+        interval: Interval | None = None,
     ) -> None:
-        self.name = name
-        self.numerator: float | int | Decimal = (
-            numerator if type(numerator) is int else _for_display(numerator)  # type: ignore[arg-type]
-        )
-        self.denominator = denominator
-        self.threshold = threshold
-        self.value: float | Decimal | None = None
-        self.meets: bool | None = None
+        value: float | Decimal | None = None
+        meets: bool | None = None
         if denominator:
             from decimal import Decimal
 
             # The value is for people, so it may round: in a private context,
             # never the thread's, whose traps (Inexact) would raise here.
-            self.value = _for_display(_display_context().divide(Decimal(numerator), denominator))
+            value = _for_display(_display_context().divide(Decimal(numerator), denominator))
             # No division and no rounding in the decision: numerator >=
             # threshold * denominator, in exact decimal arithmetic.
             product = exact_context().multiply(to_decimal(threshold), Decimal(denominator))
-            self.meets = Decimal(numerator) >= product
+            meets = Decimal(numerator) >= product
+        if interval is not None:
+            meets = interval.meets
+        self._fill(
+            name=name,
+            numerator=numerator if isinstance(numerator, int) else _for_display(numerator),
+            denominator=denominator,
+            value=value,
+            threshold=threshold,
+            meets=meets,
+            interval=interval,
+        )
 
     def as_dict(self) -> dict[str, object]:
         """Return the metric as a JSON-ready dict."""
@@ -159,13 +158,8 @@ class Metric:
             "denominator": self.denominator,
             "threshold": self.threshold,
             "meets_threshold": self.meets,
+            "interval": None if self.interval is None else self.interval.as_dict(),
         }
-
-    def __repr__(self) -> str:
-        return (
-            f"Metric(name={self.name!r}, numerator={self.numerator!r}, "
-            f"denominator={self.denominator!r}, value={self.value!r})"
-        )
 
 
 def _for_display(value: Decimal) -> float | Decimal:
@@ -201,7 +195,7 @@ def _display_context() -> decimal.Context:
     return _contexts[0]
 
 
-class Report:
+class Report(NoTruthValue, Value):
     """The outcome of ``report()``: a verdict over a declared population.
 
     Attributes:
@@ -216,71 +210,136 @@ class Report:
       trial that already has evidence) and ``missing`` (scheduled trials
       without valid evidence).  Always ``observed == valid + invalid +
       ignored`` and ``scheduled == valid + missing``;
-    - ``metric``, the name of the deciding metric, and ``mean`` and
+    - ``metric``, the name given as ``metric=``, and ``mean`` and
       ``pass_rate``, both ``Metric`` objects, each with its numerator and
       denominator;
-    - ``deciding``: whether the metric decided (False when evidence is
-      missing: the metric is shown but never decides);
-    - ``invalid_by_code``: the number of invalid observations per reason;
+    - ``deciding_metrics``: the names of the metrics whose minimums the
+      gate compares, ``("mean",)``, ``("pass-rate",)``, or ``("mean",
+      "pass-rate")`` when the mean decides and a minimum pass rate was
+      stated too: a PASS needs every one;
+    - ``deciding``: whether those metrics decided (False when evidence is
+      missing: the metrics are shown but never decide);
+    - ``invalid_by_code``: the number of invalid observations per reason,
+      a read-only mapping;
     - ``invalid_observations``, ``ignored_observations``: the first
-      ``max_listed`` of each, as ``Observation`` objects, with
+      ``max_listed`` of each, as tuples of ``Observation`` objects, with
       ``invalid_not_listed`` and ``ignored_not_listed`` counting the rest;
-    - ``missing_trials``: ids of scheduled trials without valid evidence
-      (those the file or manifest names; the first ``max_listed``), and
-      ``missing_not_listed`` for the rest;
+    - ``missing_trials``: a tuple of the ids of scheduled trials without
+      valid evidence (those the file or manifest names; the first
+      ``max_listed``), and ``missing_not_listed`` for the rest;
     - ``sha256`` and ``size``: of the whole input, every byte read;
     - ``population_sha256``: of the manifest's ids, or None;
     - ``policy``: the ``Policy`` applied;
-    - ``candidate``: the candidate every line had to name, or None.
+    - ``candidate``: the candidate every line had to name, or None;
+    - ``confidence``: the confidence the metrics decided at, or None (the
+      point estimates decided); ``bound``, the mean's method (``"clt"`` or
+      ``"hoeffding"``), and ``cluster_by``, the query naming each trial's
+      cluster, or None; each deciding metric's ``interval`` holds its bound;
+    - ``regression``: the paired comparison with a baseline (a
+      ``Regression``), or None.
 
-    Like a ``Verdict``, a report has no truth value.
+    Reports are immutable all the way down (their metrics and observations
+    too), so what a receipt shows is what was decided; they compare equal
+    by value.  Like a ``Verdict``, a report has no truth value.
     """
 
-    if TYPE_CHECKING:
-        verdict: Verdict
-        code: str
-        message: str
-        scheduled: int
-        observed: int
-        valid: int
-        invalid: int
-        ignored: int
-        missing: int
-        metric: str
-        mean: Metric
-        pass_rate: Metric
-        deciding: bool
-        invalid_by_code: dict[str, int]
-        invalid_observations: tuple[Observation, ...]
-        invalid_not_listed: int
-        ignored_observations: tuple[Observation, ...]
-        ignored_not_listed: int
-        missing_trials: tuple[str, ...]
-        missing_not_listed: int
-        sha256: str
-        size: int
-        population_sha256: str | None
-        policy: Policy
-        candidate: str | None
-        _trials: dict[str, int | None]
-        _failed_scores: dict[str, object]
-        _first_invalid: dict[str, tuple[str, str]]
+    __slots__ = (
+        "verdict",
+        "code",
+        "message",
+        "scheduled",
+        "observed",
+        "valid",
+        "invalid",
+        "ignored",
+        "missing",
+        "metric",
+        "deciding_metrics",
+        "mean",
+        "pass_rate",
+        "deciding",
+        "_invalid_by_code",
+        "invalid_observations",
+        "invalid_not_listed",
+        "ignored_observations",
+        "ignored_not_listed",
+        "missing_trials",
+        "missing_not_listed",
+        "sha256",
+        "size",
+        "population_sha256",
+        "policy",
+        "candidate",
+        "_trials",
+        "_failed_scores",
+        "_first_invalid",
+        "confidence",
+        "bound",
+        "cluster_by",
+        "regression",
+    )
+    _shown = ("verdict", "code", "scheduled", "observed", "valid", "invalid", "ignored", "missing")
+
+    verdict: Verdict
+    code: str
+    message: str
+    scheduled: int
+    observed: int
+    valid: int
+    invalid: int
+    ignored: int
+    missing: int
+    metric: str
+    deciding_metrics: tuple[str, ...]
+    mean: Metric
+    pass_rate: Metric
+    deciding: bool
+    _invalid_by_code: dict[str, int]
+    invalid_observations: tuple[Observation, ...]
+    invalid_not_listed: int
+    ignored_observations: tuple[Observation, ...]
+    ignored_not_listed: int
+    missing_trials: tuple[str, ...]
+    missing_not_listed: int
+    sha256: str
+    size: int
+    population_sha256: str | None
+    policy: Policy
+    candidate: str | None
+    _trials: dict[str, int | None]
+    _failed_scores: dict[str, object]
+    _first_invalid: dict[str, tuple[str, str]]
+    confidence: Number | None
+    bound: str
+    cluster_by: str | None
+    regression: Regression | None
 
     def __init__(self, **fields: object) -> None:
-        for name, value in fields.items():
-            object.__setattr__(self, name, value)
+        missing = [name for name in self.__slots__ if name not in fields]
+        if missing:
+            raise TypeError(f"Report() lacks {', '.join(missing)}")
+        self._fill(**fields)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a Report is immutable")
+    @property
+    def invalid_by_code(self) -> Mapping[str, int]:
+        """The number of invalid observations per reason code, read-only."""
+        return types.MappingProxyType(self._invalid_by_code)
 
-    def __bool__(self) -> bool:
-        raise TypeError("a Report has no truth value; test 'report.verdict is Verdict.PASS'")
-
-    def __repr__(self) -> str:
+    def _hash_key(self) -> tuple[object, ...]:
+        # Enough to tell reports apart; equality compares everything.
         return (
-            f"Report(verdict={self.verdict}, code={self.code!r}, scheduled={self.scheduled}, "
-            f"observed={self.observed}, valid={self.valid}, invalid={self.invalid}, "
-            f"ignored={self.ignored}, missing={self.missing})"
+            self.verdict,
+            self.code,
+            self.message,
+            self.sha256,
+            self.size,
+            self.scheduled,
+            self.observed,
+            self.valid,
+            self.invalid,
+            self.ignored,
+            self.missing,
+            self.policy,
         )
 
     def trials(self) -> Iterator[tuple[str | None, str, int | None, str, str]]:
@@ -292,28 +351,28 @@ class Report:
         ``scheduled`` count, trials the file never names come last with
         *trial_id* None.
         """
-        threshold = format_number(self.policy.threshold)
-        for trial_id, state in self._trials.items():
-            if state is None:
-                yield (trial_id, "MISSING", None, "missing-evidence", "no observation of this trial")
-                continue
-            line, status = state >> 2, state & 3
-            if status == _INVALID:
-                code, message = self._first_invalid[trial_id]
-                yield (trial_id, "INVALID", line, code, message)
-            elif status == _PASS:
-                yield (trial_id, "PASS", line, "meets-threshold", f"score >= threshold {threshold}")
-            else:
-                score = format_number(self._failed_scores[trial_id])
-                yield (trial_id, "FAIL", line, "below-threshold", f"score {score} < threshold {threshold}")
-        for _ in range(self.scheduled - len(self._trials)):
-            yield (None, "MISSING", None, "missing-evidence", "the file never names this trial")
+        return trial_rows(
+            self._trials,
+            self._failed_scores,
+            self._first_invalid,
+            self.scheduled,
+            self.policy.threshold,
+        )
 
     def as_dict(self) -> dict[str, object]:
-        """Return the report as the JSON object ``--format json`` prints."""
+        """Return the report as the JSON object ``--format json`` prints.
+
+        ``metric`` is the metric named by ``metric=``; ``metrics`` holds
+        both, each with ``decides``: whether it decided the verdict.
+        """
         chosen = self.mean if self.metric == "mean" else self.pass_rate
         metric = chosen.as_dict()
-        metric["decides"] = self.deciding
+        metric["decides"] = self.deciding and chosen.name in self.deciding_metrics
+        metrics = {}
+        for key, item in (("mean", self.mean), ("pass_rate", self.pass_rate)):
+            shown = item.as_dict()
+            shown["decides"] = self.deciding and item.name in self.deciding_metrics
+            metrics[key] = shown
         return {
             "verdict": self.verdict.value,
             "code": self.code,
@@ -325,8 +384,9 @@ class Report:
             "ignored": self.ignored,
             "missing": self.missing,
             "metric": metric,
-            "metrics": {"mean": self.mean.as_dict(), "pass_rate": self.pass_rate.as_dict()},
-            "invalid_by_code": dict(sorted(self.invalid_by_code.items())),
+            "metrics": metrics,
+            "deciding_metrics": list(self.deciding_metrics),
+            "invalid_by_code": dict(sorted(self._invalid_by_code.items())),
             "invalid_observations": [o.as_dict() for o in self.invalid_observations],
             "invalid_not_listed": self.invalid_not_listed,
             "ignored_observations": [o.as_dict() for o in self.ignored_observations],
@@ -338,7 +398,194 @@ class Report:
             "candidate": self.candidate,
             "input": {"sha256": self.sha256, "bytes": self.size},
             "population": {"scheduled": self.scheduled, "manifest_sha256": self.population_sha256},
+            "confidence": self.confidence,
+            "bound": self.bound if self.confidence is not None else None,
+            "cluster_by": self.cluster_by,
+            "regression": None if self.regression is None else self.regression.as_dict(),
         }
+
+
+class Regression(Value):
+    """A paired comparison with a baseline: ``Report.regression``.
+
+    Attributes: ``name`` (``"regression"``); ``max_regression``, the
+    largest regression allowed, D; ``pairs``, the scheduled trials with
+    valid evidence on both sides; ``mean_difference``, the mean of the
+    per-trial differences candidate - baseline (a float, None without
+    pairs); ``meets``, whether the difference is at least -D (for a policy
+    whose direction is ``"lower"``, at most D): the point difference, or
+    its confidence bound, ``interval`` (an ``Interval`` whose
+    ``unpaired_se`` shows what pairing bought), when a confidence was
+    given; ``only_candidate`` and ``only_baseline``, how many trials had
+    valid evidence on one side only, with the first ``max_listed`` ids in
+    ``only_candidate_trials`` and ``only_baseline_trials``; and
+    ``baseline``, the baseline's own ``Report``.
+    """
+
+    __slots__ = (
+        "name",
+        "max_regression",
+        "pairs",
+        "mean_difference",
+        "meets",
+        "interval",
+        "only_candidate",
+        "only_baseline",
+        "only_candidate_trials",
+        "only_baseline_trials",
+        "baseline",
+    )
+    _shown = ("pairs", "mean_difference", "max_regression", "meets")
+
+    name: str
+    max_regression: Number
+    pairs: int
+    mean_difference: float | None
+    meets: bool | None
+    interval: Interval | None
+    only_candidate: int
+    only_baseline: int
+    only_candidate_trials: tuple[str, ...]
+    only_baseline_trials: tuple[str, ...]
+    baseline: Report
+
+    def __init__(self, **fields: object) -> None:
+        self._fill(name="regression", **fields)
+
+    def text(self) -> str:
+        """The comparison as the verdict's message says it."""
+        if self.mean_difference is None:
+            return "no trial has valid evidence on both sides"
+        limit = format_number(self.max_regression)
+        interval = self.interval
+        if interval is None:
+            lower = interval_side(self.baseline.policy) == "lower"
+            relation = (">=" if self.meets else "<") if lower else ("<=" if self.meets else ">")
+            shown = f"-{limit}" if lower else limit
+            return (
+                f"mean difference {self.mean_difference:.6g} (candidate - baseline, {self.pairs} pairs) "
+                f"{relation} {shown}"
+            )
+        if interval.side == "lower":
+            relation, shown = (">=" if self.meets else "<"), f"-{limit}"
+        else:
+            relation, shown = ("<=" if self.meets else ">"), limit
+        text = (
+            f"mean difference {self.mean_difference:.6g} (candidate - baseline), "
+            f"{interval.summary()} {relation} {shown}"
+        )
+        needed = interval.needed()
+        return f"{text}; {needed}" if needed else text
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the comparison as a JSON-ready dict (the baseline's input and counts)."""
+        base = self.baseline
+        return {
+            "max_regression": self.max_regression,
+            "pairs": self.pairs,
+            "mean_difference": self.mean_difference,
+            "meets_threshold": self.meets,
+            "interval": None if self.interval is None else self.interval.as_dict(),
+            "only_candidate": self.only_candidate,
+            "only_baseline": self.only_baseline,
+            "only_candidate_trials": list(self.only_candidate_trials),
+            "only_baseline_trials": list(self.only_baseline_trials),
+            "baseline": {
+                "verdict": base.verdict.value,
+                "code": base.code,
+                "message": base.message,
+                "valid": base.valid,
+                "invalid": base.invalid,
+                "ignored": base.ignored,
+                "missing": base.missing,
+                "mean": base.mean.as_dict(),
+                "input": {"sha256": base.sha256, "bytes": base.size},
+            },
+        }
+
+
+def interval_side(policy: Policy) -> str:
+    """``"lower"`` when higher scores are better, else ``"upper"``."""
+    from ._confidence import direction
+
+    return "upper" if direction(policy) == "lower" else "lower"
+
+
+def _regression(
+    tally: Tally, baseline: Report, baseline_tally: Tally | None, options: _Gate, bounded: bool = True
+) -> Regression:
+    """Pair the candidate's trials with the baseline's and compare them.
+
+    With a confidence and *bounded*, the comparison is on the paired
+    bound, and ``InvalidEvidence`` (``insufficient-trials``) when there is
+    none; else on the point difference.
+    """
+    from fractions import Fraction
+
+    from ._stats import Sums, paired_bound
+
+    if tally.scores is None or baseline_tally is None or baseline_tally.scores is None:
+        raise InvalidEvidence("internal-error", "a paired comparison without scores; please report it")
+    mine, theirs = tally.scores, baseline_tally.scores
+    pairs = [trial_id for trial_id in mine if trial_id in theirs]
+    only_candidate = [trial_id for trial_id in mine if trial_id not in theirs]
+    only_baseline = [trial_id for trial_id in theirs if trial_id not in mine]
+    limit = tally.max_listed
+    max_regression = options.max_regression
+    if max_regression is None:  # unreachable: checked with the options
+        raise PolicyError("bad-policy", "a baseline needs max_regression")
+    context = exact_context()
+    differences: dict[Decimal, int] = {}
+    values: dict[str, Decimal] = {}
+    for trial_id in pairs:
+        value = context.subtract(to_decimal(mine[trial_id]), to_decimal(theirs[trial_id]))  # type: ignore[arg-type]
+        values[trial_id] = value
+        differences[value] = differences.get(value, 0) + 1
+    side = interval_side(tally.policy)
+    threshold = -to_decimal(max_regression) if side == "lower" else to_decimal(max_regression)
+    mean_difference: float | None = None
+    meets: bool | None = None
+    interval = None
+    if pairs:
+        sums = Sums.of_counts(differences)
+        mean_difference = float(Fraction(sums.total) / sums.count)
+        # Exactly, without dividing: total >= -D * n (or <= D * n).
+        product = context.multiply(threshold, len(pairs))
+        meets = sums.total >= product if side == "lower" else sums.total <= product
+        if options.confidence is not None and bounded:
+            from ._confidence import Interval
+            from ._tally import cluster_sums
+
+            clusters = None
+            if options.cluster_by is not None:
+                clusters = cluster_sums(tally.cluster_of, values, pairs)
+            try:
+                bound = paired_bound(
+                    sums,
+                    confidence=options.confidence,
+                    side=side,
+                    clusters=clusters,
+                    candidate=Sums.of(mine[t] for t in pairs),  # type: ignore[misc]
+                    baseline=Sums.of(theirs[t] for t in pairs),  # type: ignore[misc]
+                )
+            except InvalidEvidence as exc:
+                from ._confidence import _HINT
+
+                raise InvalidEvidence(exc.code, exc.message + _HINT) from None
+            interval = Interval(bound, threshold)
+            meets = interval.meets
+    return Regression(
+        max_regression=max_regression,
+        pairs=len(pairs),
+        mean_difference=mean_difference,
+        meets=meets,
+        interval=interval,
+        only_candidate=len(only_candidate),
+        only_baseline=len(only_baseline),
+        only_candidate_trials=tuple(only_candidate if limit is None else only_candidate[:limit]),
+        only_baseline_trials=tuple(only_baseline if limit is None else only_baseline[:limit]),
+        baseline=baseline,
+    )
 
 
 def _population(scheduled: object, manifest: object) -> tuple[int, list[str] | None, str | None]:
@@ -389,12 +636,14 @@ def _manifest_ids(manifest: object) -> list[str]:
         try:
             # One limit for the read and the decoding: decode_evidence's
             # default is the 1 MiB evidence limit, not the manifest's.
-            value = parse_json(decode_evidence(read_file(path, MAX_MANIFEST_BYTES, what="manifest"), MAX_MANIFEST_BYTES))
+            value = parse_json(
+                decode_evidence(read_file(path, MAX_MANIFEST_BYTES, what="manifest"), MAX_MANIFEST_BYTES)
+            )
         except InvalidEvidence as exc:
             raise PolicyError("bad-population", f"manifest {ascii(path)}: {exc}") from None
         where = f"manifest {ascii(path)}"
-    elif type(manifest) in (list, tuple):
-        value = list(manifest)  # type: ignore[call-overload]
+    elif type(manifest) is list or type(manifest) is tuple:
+        value = list(manifest)
         where = "manifest"
     else:
         raise PolicyError(
@@ -410,8 +659,7 @@ def _manifest_ids(manifest: object) -> list[str]:
         if type(trial_id) is not str or not trial_id or find_surrogate(trial_id) != -1:
             raise PolicyError(
                 "bad-population",
-                f"{where}: item {index} must be a non-empty string of Unicode text, "
-                f"not {describe_value(trial_id)}",
+                f"{where}: item {index} must be a non-empty string of Unicode text, not {describe_value(trial_id)}",
             )
         if trial_id in seen:
             # A duplicate would either count one trial twice or shrink the
@@ -423,239 +671,245 @@ def _manifest_ids(manifest: object) -> list[str]:
     return ids
 
 
-def _check_options(metric: object, min_pass_rate: object, max_line_bytes: object, max_listed: object) -> None:
-    if metric not in METRICS or type(metric) is not str:
-        raise PolicyError("bad-policy", f"metric must be 'mean' or 'pass-rate', not {describe_value(metric)}")
-    # The score's numeric contract; Decimal is allowed, since the rate is
-    # compared exactly in decimal whatever the policy (--exact reads it so).
-    problem = number_problem(min_pass_rate, True)
-    if problem is not None:
-        raise PolicyError("bad-threshold", f"min_pass_rate is {problem[1]}")
-    if not 0 <= min_pass_rate <= 1:  # type: ignore[operator]
+def _refuse_check_only_keys(policy: Policy) -> None:
+    """Refuse the policy keys a report does not apply yet (exit 2).
+
+    The tally counts a trial as passing when its score is at least the
+    threshold, and it reads whole trial lines, not a selection: a policy
+    whose direction is "lower", that states requirements, or that lists
+    non-finite values elsewhere would be judged by rules it did not state
+    (a lower-is-better mean of 0.5 against 0.2 would PASS).  Refusing is
+    the fail-closed answer until the report honours them.
+    """
+    stated = []
+    if policy.direction != "higher":
+        stated.append(f"direction {policy.direction!r}")
+    if policy.require:
+        stated.append("require")
+    if policy.nonfinite_elsewhere != "refuse":
+        stated.append(f"nonfinite_elsewhere {policy.nonfinite_elsewhere!r}")
+    if stated:
         raise PolicyError(
-            "bad-threshold", f"min_pass_rate {format_number(min_pass_rate)} is outside [0, 1]"
+            "bad-policy",
+            f"a report does not apply the policy's {', '.join(stated)} yet; "
+            "use check for a selected value, or a policy without them",
         )
-    if type(max_line_bytes) is not int or max_line_bytes < 1:
-        raise PolicyError("bad-policy", f"max_line_bytes must be a positive int, not {describe_value(max_line_bytes)}")
+
+
+def _check_options(metric: object, min_pass_rate: object, max_line_bytes: object, max_listed: object) -> None:
+    if type(metric) is not str or metric not in METRICS:
+        raise PolicyError("bad-policy", f"metric must be 'mean' or 'pass-rate', not {describe_value(metric)}")
+    if min_pass_rate is not None:
+        # The score's numeric contract; Decimal is allowed, since the rate is
+        # compared exactly in decimal whatever the policy (--exact reads it so).
+        problem = number_problem(min_pass_rate, True)
+        if problem is not None:
+            raise PolicyError("bad-threshold", f"min_pass_rate is {problem[1]}")
+        if not 0 <= min_pass_rate <= 1:  # type: ignore[operator]
+            raise PolicyError("bad-threshold", f"min_pass_rate {format_number(min_pass_rate)} is outside [0, 1]")
+    check_limit("max_line_bytes", max_line_bytes)
     if max_listed is not None and (type(max_listed) is not int or max_listed < 0):
         raise PolicyError("bad-policy", f"max_listed must be an int >= 0 or None, not {describe_value(max_listed)}")
 
 
-class _Tally:
-    """The streaming state: counts, the exact sum, and per-trial evidence."""
+def _deciding_metrics(metric: str, min_pass_rate: Number | None) -> tuple[str, ...]:
+    """The metrics whose minimums the caller stated: every one must be met."""
+    if metric == "pass-rate" or min_pass_rate is None:
+        return (metric,)
+    # A minimum pass rate stated beside the mean is a second condition, not
+    # an option to drop: ignoring it would PASS what the caller refused.
+    return ("mean", "pass-rate")
+
+
+class _Gate:
+    """What decides, besides the tally: the options of one ``report()`` call."""
+
+    __slots__ = ("metric", "min_pass_rate", "confidence", "bound", "cluster_by", "max_regression")
 
     def __init__(
-        self, scheduled: int, ids: list[str] | None, policy: Policy, max_listed: int | None,
-        candidate: str | None = None,
-    ) -> None:
-        self.candidate = candidate
-        self.scheduled = scheduled
-        self.fixed = ids is not None
-        self.trials: dict[str, int | None] = dict.fromkeys(ids) if ids is not None else {}
-        self.failed_scores: dict[str, object] = {}
-        self.first_invalid: dict[str, tuple[str, str]] = {}
-        self.policy = policy
-        self.max_listed = max_listed
-        self.observed = self.valid = self.invalid = self.ignored = self.passed = 0
-        self.overflow = False
-        # Under a bare count: observations whose trial cannot be made out,
-        # and the line of the first.
-        self.unattributed = 0
-        self.first_unattributed = 0
-        # How many valid trials scored each value: the exact sum is taken
-        # once at the end.  Ints and fractions are counted apart: the float
-        # 1e23 equals the int 99999999999999991611392, so one shared entry
-        # would sum one as the other, yet the float counts as the "1e23" its
-        # producer wrote.  Within one type, equal values have one decimal
-        # value (floats: the same repr, but for 0.0 and -0.0; Decimals and
-        # ints compare exactly), so sharing an entry leaves the sum unchanged.
-        self.int_counts: dict[object, int] = {}
-        self.fraction_counts: dict[object, int] = {}
-        self.size = 0
-        self.by_code: dict[str, int] = {}
-        self.invalid_list: list[Observation] = []
-        self.ignored_list: list[Observation] = []
-
-    def _room(self, listed: list[Observation]) -> bool:
-        return self.max_listed is None or len(listed) < self.max_listed
-
-    def add(self, line: int, raw: bytes, max_line_bytes: int) -> None:
-        self.observed += 1
-        trial_id, verdict, code, message, score = read_trial(raw, self.policy, max_line_bytes, self.candidate)
-        self._add(line, trial_id, verdict, code, message, score)
-
-    def add_invalid(self, line: int, code: str, message: str) -> None:
-        self.observed += 1
-        self._add(line, None, Verdict.INVALID, code, message, None)
-
-    def _add(
-        self, line: int, trial_id: str | None, verdict: Verdict, code: str, message: str, score: object
-    ) -> None:
-        trials = self.trials
-        known = False
-        if trial_id is None:
-            if not self.fixed:
-                # It may be a scheduled trial's only attempt, and under a bare
-                # count a fresh trial would then take that trial's place.
-                if not self.unattributed:
-                    self.first_unattributed = line
-                self.unattributed += 1
-        else:
-            known = trial_id in trials
-            if not known:
-                if not self.fixed and len(trials) < self.scheduled:
-                    # Under a bare count, the first N distinct ids named
-                    # anywhere (invalid lines included, so a failed trial
-                    # cannot be swapped for a fresh one) are the population.
-                    trials[trial_id] = None
-                    known = True
-                else:
-                    if not self.fixed:
-                        self.overflow = True
-                    if verdict is not Verdict.INVALID:
-                        verdict, code = Verdict.INVALID, "not-scheduled"
-                        message = (
-                            f"trial {trial_id!r} is not in the manifest"
-                            if self.fixed
-                            else f"trial {trial_id!r} is beyond the {self.scheduled} scheduled trials"
-                        )
-        if verdict is Verdict.INVALID:
-            self.invalid += 1
-            self.by_code[code] = self.by_code.get(code, 0) + 1
-            if self._room(self.invalid_list):
-                self.invalid_list.append(Observation(line, trial_id, code, message))
-            if known and trials[trial_id] is None:  # type: ignore[index]
-                trials[trial_id] = line << 2 | _INVALID  # type: ignore[index]
-                self.first_invalid[trial_id] = (code, message)  # type: ignore[index]
-            return
-        state = trials[trial_id]  # type: ignore[index]
-        if state is not None and state & 3 != _INVALID:
-            # No rerun-until-pass: the first valid observation is the evidence.
-            self.ignored += 1
-            if self._room(self.ignored_list):
-                self.ignored_list.append(Observation(
-                    line, trial_id, code,
-                    f"rerun ignored: the trial's evidence is line {state >> 2}", state >> 2,
-                ))
-            return
-        if state is not None:
-            del self.first_invalid[trial_id]  # type: ignore[arg-type]
-        self.valid += 1
-        if verdict is Verdict.PASS:
-            self.passed += 1
-            trials[trial_id] = line << 2 | _PASS  # type: ignore[index]
-        else:
-            trials[trial_id] = line << 2 | _FAIL  # type: ignore[index]
-            self.failed_scores[trial_id] = score  # type: ignore[index]
-        counts = self.int_counts if type(score) is int else self.fraction_counts
-        counts[score] = counts.get(score, 0) + 1
-
-    def counted(self) -> Iterator[tuple[object, int]]:
-        """Yield ``(score, how many valid trials scored it)``."""
-        yield from self.int_counts.items()
-        yield from self.fraction_counts.items()
-
-    def total(self) -> Decimal | int:
-        """The exact sum of the valid scores."""
-        total: Decimal | int = 0
-        if self.int_counts or self.fraction_counts:
-            context = exact_context()
-            # Summed as the decimal text each producer wrote (the repr of a
-            # float), exactly: binary float sums drift, and a mean of 0.7
-            # and 0.9 must meet a threshold of 0.8.
-            for score, count in self.counted():
-                total = context.add(total, context.multiply(to_decimal(score), count))  # type: ignore[arg-type]
-        return total
-
-    def finish(
         self,
         metric: str,
-        min_pass_rate: Number,
-        sha256: str,
-        population_sha256: str | None,
-        failure: tuple[str, str] | None,
-    ) -> Report:
-        policy = self.policy
-        mean = Metric("mean", self.total(), self.valid, policy.threshold)
-        pass_rate = Metric("pass-rate", self.passed, self.valid, min_pass_rate)
-        missing = self.scheduled - self.valid
-        chosen = mean if metric == "mean" else pass_rate
-        deciding = False
-        if failure is not None:
-            verdict, (code, message) = Verdict.INVALID, failure
-        elif self.overflow:
-            verdict, code = Verdict.INVALID, "population-mismatch"
-            message = (
-                f"the file names more than the {self.scheduled} scheduled trials; with a "
-                "bare count the report cannot tell which were scheduled (give a manifest)"
-            )
-        elif self.unattributed:
-            verdict, code = Verdict.INVALID, "population-unknown"
-            count = self.unattributed
-            message = (
-                f"{count} observation{'s' if count != 1 else ''} (the first on line "
-                f"{self.first_unattributed}) name{'s' if count == 1 else ''} no readable trial id; with a "
-                "bare count the report cannot tell whether a scheduled trial failed and a "
-                "fresh one took its place (give a manifest)"
-            )
-        elif missing:
-            code = "missing-evidence"
-            message = (
-                f"{missing} of {self.scheduled} scheduled trials lack valid evidence"
-                if self.observed
-                else f"no observations: all {self.scheduled} scheduled trials lack evidence"
-            )
-            if policy.review_owner is not None:
-                verdict = Verdict.REVIEW
-                message += f"; review owner: {policy.review_owner!r}"
-            else:
-                verdict = Verdict.INVALID
+        min_pass_rate: Number | None,
+        confidence: Number | None,
+        bound: str,
+        cluster_by: str | None,
+        max_regression: Number | None,
+    ) -> None:
+        self.metric = metric
+        self.min_pass_rate = min_pass_rate
+        self.confidence = confidence
+        self.bound = bound
+        self.cluster_by = cluster_by
+        self.max_regression = max_regression
+
+
+def _gate(
+    tally: Tally,
+    options: _Gate,
+    sha256: str,
+    population_sha256: str | None,
+    failure: tuple[str, str] | None,
+    baseline: Report | None = None,
+    baseline_tally: Tally | None = None,
+) -> Report:
+    """Decide the finished *tally* and return its ``Report``.
+
+    With *baseline* (the baseline's own report, over its *baseline_tally*),
+    the paired difference decides instead of the mean.
+    """
+    metric, min_pass_rate = options.metric, options.min_pass_rate
+    policy = tally.policy
+    mean = Metric("mean", tally.total(), tally.valid, policy.threshold)
+    pass_rate = Metric("pass-rate", tally.passed, tally.valid, 1 if min_pass_rate is None else min_pass_rate)
+    deciding_metrics = _deciding_metrics(metric, min_pass_rate)
+    regression: Regression | None = None
+    if baseline is not None:
+        # The paired difference decides in the mean's place; a stated
+        # minimum pass rate still decides beside it.
+        deciding_metrics = ("regression",) + (("pass-rate",) if min_pass_rate is not None else ())
+    missing = tally.scheduled - tally.valid
+    deciding = False
+    if failure is not None:
+        verdict, (code, message) = Verdict.INVALID, failure
+    elif tally.overflow:
+        verdict, code = Verdict.INVALID, "population-mismatch"
+        message = (
+            f"the file names more than the {tally.scheduled} scheduled trials; with a "
+            "bare count the report cannot tell which were scheduled (give a manifest)"
+        )
+    elif tally.unattributed:
+        verdict, code = Verdict.INVALID, "population-unknown"
+        count = tally.unattributed
+        message = (
+            f"{count} observation{'s' if count != 1 else ''} (the first on line "
+            f"{tally.first_unattributed}) name{'s' if count == 1 else ''} no readable trial id; with a "
+            "bare count the report cannot tell whether a scheduled trial failed and a "
+            "fresh one took its place (give a manifest)"
+        )
+    elif missing:
+        code = "missing-evidence"
+        message = (
+            f"{missing} of {tally.scheduled} scheduled trials lack valid evidence"
+            if tally.observed
+            else f"no observations: all {tally.scheduled} scheduled trials lack evidence"
+        )
+        if policy.review_owner is not None:
+            verdict = Verdict.REVIEW
+            message += f"; review owner: {policy.review_owner!r}"
+        else:
+            verdict = Verdict.INVALID
+    elif baseline is not None and not baseline.deciding:
+        # The baseline's evidence is judged by the same contract: whatever
+        # keeps it from deciding keeps the comparison from deciding.
+        verdict, code = baseline.verdict, baseline.code
+        message = f"the baseline: {baseline.message}"
+    else:
+        try:
+            if options.confidence is not None:
+                mean, pass_rate = _bounded(tally, mean, pass_rate, deciding_metrics, options)
+            if baseline is not None:
+                regression = _regression(tally, baseline, baseline_tally, options)
+                unpaired = regression.only_candidate + regression.only_baseline
+                if unpaired:
+                    raise InvalidEvidence(
+                        "population-mismatch",
+                        f"{regression.only_candidate} trials have valid evidence only in the candidate "
+                        f"and {regression.only_baseline} only in the baseline: with a bare count the "
+                        "two files name different trials (give a manifest)",
+                    )
+        except InvalidEvidence as exc:
+            verdict, code, message = Verdict.INVALID, exc.code, exc.message
         else:
             deciding = True
-            shown = _metric_text(chosen)
-            if chosen.meets:
+            compared: list[Metric | Regression] = [item for item in (mean, pass_rate) if item.name in deciding_metrics]
+            if regression is not None:
+                compared.insert(0, regression)
+            message = "; ".join(_comparison(item) for item in compared)
+            if all(item.meets is True for item in compared):
                 verdict, code = Verdict.PASS, "meets-threshold"
-                message = f"{shown} >= {format_number(chosen.threshold)}"
             else:
                 verdict, code = Verdict.FAIL, "below-threshold"
-                message = f"{shown} < {format_number(chosen.threshold)}"
-        listed_missing: list[str] = []
-        limit = self.max_listed
-        for trial_id, state in self.trials.items():
-            if limit is not None and len(listed_missing) >= limit:
-                break
-            if state is None or state & 3 == _INVALID:
-                listed_missing.append(trial_id)
-        return Report(
-            verdict=verdict,
-            code=code,
-            message=message,
-            scheduled=self.scheduled,
-            observed=self.observed,
-            valid=self.valid,
-            invalid=self.invalid,
-            ignored=self.ignored,
-            missing=missing,
-            metric=metric,
-            mean=mean,
-            pass_rate=pass_rate,
-            deciding=deciding,
-            invalid_by_code=dict(self.by_code),
-            invalid_observations=tuple(self.invalid_list),
-            invalid_not_listed=self.invalid - len(self.invalid_list),
-            ignored_observations=tuple(self.ignored_list),
-            ignored_not_listed=self.ignored - len(self.ignored_list),
-            missing_trials=tuple(listed_missing),
-            missing_not_listed=missing - len(listed_missing),
-            sha256=sha256,
-            size=self.size,
-            population_sha256=population_sha256,
-            policy=policy,
-            candidate=self.candidate,
-            _trials=self.trials,
-            _failed_scores=self.failed_scores,
-            _first_invalid=self.first_invalid,
+    if baseline is not None and regression is None:
+        # Not deciding: the pairs, and the trials valid on one side only,
+        # are still counted and listed; no bound is computed.
+        regression = _regression(tally, baseline, baseline_tally, options, bounded=False)
+    listed_missing = tally.missing_trials()
+    return Report(
+        verdict=verdict,
+        code=code,
+        message=message,
+        scheduled=tally.scheduled,
+        observed=tally.observed,
+        valid=tally.valid,
+        invalid=tally.invalid,
+        ignored=tally.ignored,
+        missing=missing,
+        metric=metric,
+        deciding_metrics=deciding_metrics,
+        mean=mean,
+        pass_rate=pass_rate,
+        deciding=deciding,
+        _invalid_by_code=dict(tally.by_code),
+        invalid_observations=tuple(Observation(*item) for item in tally.invalid_list),
+        invalid_not_listed=tally.invalid - len(tally.invalid_list),
+        ignored_observations=tuple(Observation(*item) for item in tally.ignored_list),
+        ignored_not_listed=tally.ignored - len(tally.ignored_list),
+        missing_trials=tuple(listed_missing),
+        missing_not_listed=missing - len(listed_missing),
+        sha256=sha256,
+        size=tally.size,
+        population_sha256=population_sha256,
+        policy=policy,
+        candidate=tally.candidate,
+        _trials=tally.trials,
+        _failed_scores=tally.failed_scores,
+        _first_invalid=tally.first_invalid,
+        confidence=options.confidence,
+        bound=options.bound,
+        cluster_by=options.cluster_by,
+        regression=regression,
+    )
+
+
+def _bounded(
+    tally: Tally, mean: Metric, pass_rate: Metric, deciding_metrics: tuple[str, ...], options: _Gate
+) -> tuple[Metric, Metric]:
+    """*mean* and *pass_rate*, the deciding ones with their confidence bounds.
+
+    Raises ``InvalidEvidence`` (``insufficient-trials``) when the CLT
+    cannot bound the mean.
+    """
+    from ._confidence import mean_bound, pass_rate_bound
+
+    confidence = options.confidence
+    if confidence is None:  # unreachable: the caller checks
+        return mean, pass_rate
+    if "mean" in deciding_metrics:
+        interval = mean_bound(
+            tally.sums(), confidence, mean.threshold, options.bound, tally.policy, tally.cluster_list()
         )
+        mean = Metric("mean", tally.total(), tally.valid, mean.threshold, interval)
+    if "pass-rate" in deciding_metrics:
+        interval = pass_rate_bound(tally.passed, tally.valid, confidence, pass_rate.threshold)
+        pass_rate = Metric("pass-rate", tally.passed, tally.valid, pass_rate.threshold, interval)
+    return mean, pass_rate
+
+
+def _comparison(item: Metric | Regression) -> str:
+    """One deciding metric against its minimum, as the verdict's message says it."""
+    if isinstance(item, Regression):
+        return item.text()
+    interval = item.interval
+    threshold = format_number(item.threshold)
+    if interval is None:
+        return f"{_metric_text(item)} {'>=' if item.meets is True else '<'} {threshold}"
+    if interval.side == "lower":
+        relation = ">=" if interval.meets else "<"
+    else:
+        relation = "<=" if interval.meets else ">"
+    text = f"{_metric_text(item)}, {interval.summary()} {relation} threshold {threshold}"
+    needed = interval.needed()
+    return f"{text}; {needed}" if needed else text
 
 
 def _metric_text(metric: Metric) -> str:
@@ -680,198 +934,24 @@ def _six_digits(value: Decimal) -> Decimal:
     return context.plus(value)
 
 
-def _no_match(raw: bytes) -> None:
-    """A matcher that matches nothing: the fast path switched off."""
-    return None
-
-
-def _stream_lines(stream: BinaryIO, tally: _Tally, max_line_bytes: int, digest: object) -> None:
-    """Feed every line of *stream* to *tally*, counting bytes in ``tally.size``.
-
-    Every byte read goes into *digest*.  A line longer than *max_line_bytes*
-    is an invalid observation, skipped in blocks without holding it whole.
-
-    A canonical line, ``{"trial_id": "<printable ASCII>", "score": <number>}``
-    (``canonical_trial_matchers``), whose score is valid is counted here
-    without the full strict pipeline: the grammar admits nothing the full
-    path would refuse, and its number converts exactly as the strict
-    decoder converts it.  Everything else -- and every score outside the
-    bounds, where the full path has a message to give -- goes through
-    ``read_trial``.  This loop is the hot path of a report: no function
-    calls per line beyond the regex, the conversion and dict access.
-    """
-    read = stream.read
-    update = digest.update  # type: ignore[attr-defined]
-    policy = tally.policy
-    id_first, score_first = canonical_trial_matchers()
-    if tally.candidate is not None:
-        # A canonical line names no candidate, so when one is required every
-        # line takes the full path, where the binding is checked.
-        id_first = score_first = _no_match
-    low, high, limit = policy._bounds
-    if policy._exact:
-        from decimal import Decimal
-
-        # Fails the range check below, so the full path decides.  Not
-        # high + 1: that is arithmetic in the thread's decimal context,
-        # where prec = 1 rounds it back to high.
-        beyond = Decimal("Infinity")
-        context = exact_context()
-
-        def to_fraction(token: bytes) -> Number:
-            value = Decimal(token.decode("ascii"), context)
-            # The strict decoder refuses an exponent past MAX_DECIMAL_EXPONENT
-            # (too-many-digits); such a line must reach it, not be counted.
-            return value if abs(value.adjusted()) <= MAX_DECIMAL_EXPONENT else beyond
-
-        convert: Callable[[bytes], Number] = to_fraction
-    else:
-        convert = float
-    trials = tally.trials
-    get = trials.get
-    failed_scores = tally.failed_scores
-    first_invalid = tally.first_invalid
-    int_counts, fraction_counts = tally.int_counts, tally.fraction_counts
-    int_count_of, fraction_count_of = int_counts.get, fraction_counts.get
-    ignored_list = tally.ignored_list
-    max_listed = tally.max_listed
-    room = max_listed is None or len(ignored_list) < max_listed
-    fixed, scheduled = tally.fixed, tally.scheduled
-    slow = tally.add
-    line = valid = passed = ignored = 0
-    PASS, FAIL, INVALID = _PASS, _FAIL, _INVALID  # noqa: N806  (locals: the loop is hot)
-    hand_over = False
-    # The unfinished last line, as pieces joined once it ends: joining at
-    # every read instead copies a long line once per read, quadratic time
-    # for a line of many reads (a big max_line_bytes, or a pipe's 64 KiB).
-    carry: list[bytes] = []
-    carried = 0
-    overlong = -1  # bytes so far of a line over max_line_bytes, or -1
-    try:
-        while True:
-            chunk = read(_CHUNK)
-            if chunk:
-                if type(chunk) is not bytes:
-                    raise InvalidEvidence(
-                        "input-type", f"the trial stream must give bytes, not {describe_value(chunk)}"
-                    )
-                update(chunk)
-                tally.size += len(chunk)
-                if overlong >= 0:
-                    end = chunk.find(b"\n")
-                    if end == -1:
-                        overlong += len(chunk)
-                        continue
-                    line += 1
-                    tally.add_invalid(line, "too-large", _too_large(overlong + end, max_line_bytes))
-                    overlong = -1
-                    chunk = chunk[end + 1:]
-                lines = chunk.split(b"\n")
-                last = lines.pop()
-                if not lines:  # no line ends in this chunk
-                    carry.append(last)
-                    carried += len(last)
-                    if carried > max_line_bytes:
-                        overlong, carry, carried = carried, [], 0
-                    continue
-                if carry:
-                    carry.append(lines[0])
-                    lines[0] = b"".join(carry)
-                carry, carried = [last], len(last)
-                if carried > max_line_bytes:
-                    overlong, carry, carried = carried, [], 0
-            elif overlong >= 0:
-                line += 1
-                tally.add_invalid(line, "too-large", _too_large(overlong, max_line_bytes))
-                return
-            elif carried:
-                lines, carry, carried = [b"".join(carry)], [], 0  # the last line, without "\n"
-            else:
-                return
-            for raw in lines:
-                line += 1
-                if len(raw) > max_line_bytes:
-                    tally.add_invalid(line, "too-large", _too_large(len(raw), max_line_bytes))
-                    continue
-                match = id_first(raw)
-                if match is not None:
-                    trial_id, number, fraction = match.groups()
-                else:
-                    match = score_first(raw)
-                    if match is None:
-                        slow(line, raw, max_line_bytes)
-                        continue
-                    number, fraction, trial_id = match.groups()
-                # The strict decoder's hooks: float (or Decimal) for a number
-                # with a fraction or exponent, int otherwise.
-                score = convert(number) if fraction else int(number)
-                if not low <= score <= high or (not score and fraction and underflows(number)):
-                    # Out of range, 1e400 (inf) or 1e-400 (0.0 from a nonzero
-                    # literal): the full path says why.
-                    slow(line, raw, max_line_bytes)
-                    continue
-                trial_id = trial_id.decode("ascii")
-                state = get(trial_id, -1)
-                if state is None:
-                    pass  # a manifest's trial, first observed
-                elif state == -1:
-                    if fixed or len(trials) >= scheduled:
-                        hand_over = True  # not in the population
-                    else:
-                        hand_over = False  # a new trial under a bare count
-                elif state & 3 != INVALID:
-                    if not room:
-                        ignored += 1  # a rerun: no rerun-until-pass
-                        continue
-                    hand_over = True  # a rerun that is listed
-                else:
-                    del first_invalid[trial_id]  # an invalid attempt, now rerun validly
-                if hand_over:
-                    # What read_trial would give, but for the message, which
-                    # _add writes for both cases.
-                    hand_over = False
-                    tally.observed += 1
-                    if score >= limit:
-                        tally._add(line, trial_id, Verdict.PASS, "meets-threshold", "", score)
-                    else:
-                        tally._add(line, trial_id, Verdict.FAIL, "below-threshold", "", score)
-                    room = max_listed is None or len(ignored_list) < max_listed
-                    continue
-                valid += 1
-                if score >= limit:
-                    passed += 1
-                    trials[trial_id] = line << 2 | PASS
-                else:
-                    trials[trial_id] = line << 2 | FAIL
-                    failed_scores[trial_id] = score
-                if fraction:
-                    fraction_counts[score] = fraction_count_of(score, 0) + 1
-                else:
-                    int_counts[score] = int_count_of(score, 0) + 1
-    finally:
-        tally.observed += valid + ignored
-        tally.valid += valid
-        tally.passed += passed
-        tally.ignored += ignored
-
-
-def _too_large(length: int, max_line_bytes: int) -> str:
-    return f"line is {length} bytes, over the limit of {max_line_bytes}"
-
-
 def report(
     source: Source,
     /,
     *,
     scheduled: int | None = None,
     manifest: str | os.PathLike[str] | Sequence[str] | None = None,
-    threshold: object = None,
+    threshold: Number = UNSET,
     policy: Policy | None = None,
     metric: str = "mean",
-    min_pass_rate: Number = 1,
+    min_pass_rate: Number | None = None,
     max_line_bytes: int = DEFAULT_MAX_BYTES,
     max_listed: int | None = DEFAULT_MAX_LISTED,
     candidate: str | None = None,
+    confidence: Number | None = None,
+    bound: str = "clt",
+    cluster_by: str | None = None,
+    baseline: Source | None = None,
+    max_regression: Number | None = None,
 ) -> Report:
     """Gate a JSON Lines file of trial records and return a ``Report``.
 
@@ -902,12 +982,14 @@ def report(
     ``review_owner``; neither releases.  Otherwise the *metric* decides:
     ``"mean"`` (the mean valid score against the policy's threshold) or
     ``"pass-rate"`` (the share of trials scoring at least the threshold,
-    against *min_pass_rate*, default 1: every trial).  Both are compared
-    exactly, in decimal, without dividing.
+    against *min_pass_rate*; left out or None, 1: every trial).  With the
+    mean, a *min_pass_rate* that is given is a second condition: both
+    metrics decide, and a PASS needs both minimums met.  Every metric is
+    compared exactly, in decimal, without dividing.
 
     A missing or unreadable file is an INVALID report; only configuration
-    (*threshold*, *policy*, the population and the options) raises
-    ``PolicyError``.  At most *max_listed* invalid observations, ignored
+    (*threshold*, ``None`` included, *policy*, the population and the
+    options) raises ``PolicyError``.  At most *max_listed* invalid observations, ignored
     reruns and missing trials are kept in detail (None keeps them all);
     the counts always cover everything.
 
@@ -917,20 +999,62 @@ def report(
     ``candidate-mismatch``).  A policy with ``require_candidate`` raises
     ``PolicyError`` (``candidate-required``) without it.
 
+    *confidence*, in (0.5, 1) (e.g. 0.95), makes each deciding metric
+    decide on a one-sided confidence bound instead of its point estimate:
+    the pass rate on the exact Clopper-Pearson lower bound, the mean on the
+    central-limit bound (*bound* ``"clt"``, the default) or Hoeffding's
+    (``"hoeffding"``, which needs finite score bounds); for a policy whose
+    direction is ``"lower"``, the mean's upper bound.  Each metric's
+    ``interval`` holds the bound.  A mean over one trial, or trials that
+    all scored the same, has no CLT bound: INVALID (``insufficient-trials``).
+    *cluster_by*, a JSONPath query, JSON Pointer or member name selecting
+    each record's cluster (a string or integer), makes the CLT bound use
+    clustered standard errors; a valid line without one is an invalid
+    observation (``missing-cluster``, ``bad-cluster``).
+
+    *baseline* (a source like *source*) with *max_regression* D >= 0 is a
+    paired regression gate: the baseline runs the same contract over the
+    same population, and the mean per-trial difference, candidate -
+    baseline, must be at least -D (its lower bound, under *confidence*)
+    instead of the mean meeting the threshold.  Either side lacking
+    evidence for a scheduled trial is INVALID (or REVIEW), as always;
+    ``Report.regression`` holds the comparison.
+
         >>> r = report(b'{"trial_id": "a", "score": 0.9}\\n{"trial_id": "b", "score": NaN}\\n',
         ...            scheduled=2)
         >>> r.verdict, r.valid, r.invalid, r.missing
         (<Verdict.INVALID: 'INVALID'>, 1, 1, 1)
     """
-    import hashlib
-
+    from ._confidence import check_confidence
     from ._provenance import check_binding
 
     policy = policy_for(threshold, policy)
+    _refuse_check_only_keys(policy)
     check_binding(candidate, None, policy)
     _check_options(metric, min_pass_rate, max_line_bytes, max_listed)
+    check_confidence(confidence, bound, policy)
+    _check_paired(confidence, cluster_by, baseline, max_regression, metric)
     count, ids, population_sha256 = _population(scheduled, manifest)
-    tally = _Tally(count, ids, policy, max_listed, candidate)
+    options = _Gate(metric, min_pass_rate, confidence, bound, cluster_by, max_regression)
+    tally = Tally(count, ids, policy, max_listed, candidate, cluster_by, baseline is not None)
+    sha256, failure = _read_into(tally, source, max_line_bytes, "trials")
+    if baseline is None:
+        return _gate(tally, options, sha256, population_sha256, failure)
+    # The baseline runs the same strict contract, over the same population,
+    # with its own tally; its report is kept whole in the comparison.
+    # *candidate* binds the candidate's file only: the baseline is another
+    # model's run, whose lines name that model.
+    baseline_tally = Tally(count, ids, policy, max_listed, None, cluster_by, True)
+    baseline_sha256, baseline_failure = _read_into(baseline_tally, baseline, max_line_bytes, "baseline")
+    plain = _Gate(metric, min_pass_rate, None, "clt", cluster_by, None)
+    baseline_report = _gate(baseline_tally, plain, baseline_sha256, population_sha256, baseline_failure)
+    return _gate(tally, options, sha256, population_sha256, failure, baseline_report, baseline_tally)
+
+
+def _read_into(tally: Tally, source: object, max_line_bytes: int, what: str) -> tuple[str, tuple[str, str] | None]:
+    """Stream *source* into *tally*; return its SHA-256 and the failure, if any."""
+    import hashlib
+
     digest = hashlib.sha256()
     failure: tuple[str, str] | None = None
     try:
@@ -938,25 +1062,54 @@ def report(
             from ._read import checked_stream, open_regular
 
             # The one reader: a regular file only, refused without blocking.
-            with open_regular(os.fspath(source), what="trials file") as stream:
-                _stream_lines(checked_stream(stream, what="trials"), tally, max_line_bytes, digest)
+            with open_regular(os.fspath(source), what=f"{what} file") as stream:
+                stream_lines(checked_stream(stream, what=what), tally, max_line_bytes, digest)
         elif isinstance(source, (bytes, bytearray, memoryview)):
             import io
 
-            _stream_lines(io.BytesIO(bytes(source)), tally, max_line_bytes, digest)
+            stream_lines(io.BytesIO(bytes(source)), tally, max_line_bytes, digest)
         elif callable(getattr(source, "read", None)):
             from ._read import checked_stream
 
             # A closed or unreadable stream is an INVALID report, not the
             # ValueError io raises for it.
-            _stream_lines(checked_stream(source, what="trials"), tally, max_line_bytes, digest)
+            stream_lines(checked_stream(source, what=what), tally, max_line_bytes, digest)
         else:
+            name = "source" if what == "trials" else what
             failure = (
                 "input-type",
-                f"source must be a path, bytes or a binary stream, not {describe_value(source)}",
+                f"{name} must be a path, bytes or a binary stream, not {describe_value(source)}",
             )
     except OSError as exc:  # closing the file; reads fail as InvalidEvidence
-        failure = ("file-unreadable", f"cannot read the trials: {exc.strerror or exc}")
+        failure = ("file-unreadable", f"cannot read the {what}: {exc.strerror or exc}")
     except InvalidEvidence as exc:
         failure = (exc.code, exc.message)
-    return tally.finish(metric, min_pass_rate, digest.hexdigest(), population_sha256, failure)
+    return digest.hexdigest(), failure
+
+
+def _check_paired(
+    confidence: object, cluster_by: object, baseline: object, max_regression: object, metric: str
+) -> None:
+    """Refuse options that would decide nothing, as configuration: none is silently ignored."""
+    if cluster_by is not None:
+        if type(cluster_by) is not str or not cluster_by:
+            raise PolicyError("bad-policy", f"cluster_by must be a non-empty string, not {describe_value(cluster_by)}")
+        if confidence is None:
+            raise PolicyError("bad-policy", "cluster_by changes only a confidence bound: give a confidence too")
+        if cluster_by[:1] in ("$", "/"):
+            from ._jsonpath import compile_query
+
+            compile_query(cluster_by)
+    if (baseline is None) != (max_regression is None):
+        raise PolicyError(
+            "bad-policy",
+            "a baseline needs max_regression, and max_regression a baseline (--baseline FILE --max-regression D)",
+        )
+    if max_regression is not None:
+        problem = number_problem(max_regression, True)
+        if problem is not None:
+            raise PolicyError("bad-threshold", f"max_regression is {problem[1]}")
+        if max_regression < 0:  # type: ignore[operator]
+            raise PolicyError("bad-threshold", f"max_regression {format_number(max_regression)} is negative")
+        if metric != "mean":
+            raise PolicyError("bad-policy", "a baseline compares scores: it needs metric 'mean', not 'pass-rate'")

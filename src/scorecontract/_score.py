@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
-"""Stage 4 of the pipeline: the numeric contract (SPEC section 2, rules 6-8).
+"""Stage 4 of the pipeline: the numeric contract (docs/contract.md, rules 6-7).
 
-This is where a decoded score is refused for being the wrong type, NaN or
-infinite, or out of range.  (The JSON text ``NaN`` never gets this far: the
-strict decoder refuses it.  A NaN float reaches here from Python code.)
+This is where a decoded number is refused for being the wrong type, NaN or
+infinite.  (The JSON text ``NaN`` never gets this far: the strict decoder
+refuses it.  A NaN float reaches here from Python code.)  The range, which
+a policy sets, is checked by ``_decide.score_problem``; nothing here knows
+what a policy is, so the policy can use these rules on its own numbers.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import decimal
     from decimal import Decimal
+    from typing import Union
 
-    from ._policy import Number, Policy
+    # Every number the contract accepts: Decimal only under an exact policy.
+    Number = Union[int, float, Decimal]
 
-__all__ = ["exact_context", "number_problem", "score_problem", "to_decimal"]
+__all__ = ["exact_context", "number_problem", "to_decimal"]
 
 _contexts: list[decimal.Context] = []
 
@@ -47,8 +51,12 @@ def exact_context() -> decimal.Context:
                 clamp=0,
                 flags=[],
                 traps=[
-                    decimal.Inexact, decimal.Rounded, decimal.InvalidOperation, decimal.Overflow,
-                    decimal.DivisionByZero, decimal.FloatOperation,
+                    decimal.Inexact,
+                    decimal.Rounded,
+                    decimal.InvalidOperation,
+                    decimal.Overflow,
+                    decimal.DivisionByZero,
+                    decimal.FloatOperation,
                 ],
             )
         )
@@ -74,8 +82,8 @@ def to_decimal(value: Number) -> Decimal:
 def number_problem(value: object, exact: bool) -> tuple[str, str] | None:
     """Return ``(code, what it is)`` unless *value* is a usable number.
 
-    Rules 6 and 7 of SPEC section 2, shared by scores and by a policy's own
-    numbers (threshold, bounds):
+    Rules 6 and 7 of the contract (docs/contract.md), shared by scores and
+    by a policy's own numbers (threshold, bounds):
 
     1. Type: exactly ``int`` or ``float`` -- ``type(x) in (int, float)``,
        not ``isinstance``, because ``True`` is an int and would count as 1.
@@ -87,41 +95,24 @@ def number_problem(value: object, exact: bool) -> tuple[str, str] | None:
 
     The second item completes a sentence such as "score is ...".
     """
-    kind = type(value)
-    if kind is float:
-        if not math.isfinite(value):  # type: ignore[arg-type]
+    if type(value) is float:
+        if not math.isfinite(value):
             return ("non-finite", f"{value!r}, not a finite number")
         return None
-    if kind is int:
+    if type(value) is int:
         return None
-    decimal = sys.modules.get("decimal")
-    if decimal is None or kind is not decimal.Decimal:
+    # No Decimal exists before the decimal module is imported, and a score
+    # pipeline that never meets one should not pay for importing it.
+    if "decimal" not in sys.modules:
+        return ("wrong-type", f"{describe_value(value)}, not a number")
+    from decimal import Decimal
+
+    if type(value) is not Decimal:
         return ("wrong-type", f"{describe_value(value)}, not a number")
     if not exact:
         return ("wrong-type", f"a Decimal ({format_number(value)}); Decimal needs an exact policy")
     # is_finite() is False for NaN, sNaN and infinities, and never raises;
     # comparing an sNaN would raise InvalidOperation.
-    if not value.is_finite():  # type: ignore[attr-defined]
+    if not value.is_finite():
         return ("non-finite", f"Decimal {value!s}, not a finite number")
-    return None
-
-
-def score_problem(score: object, policy: Policy) -> tuple[str, str] | None:
-    """Return ``(code, message)`` if *score* breaks the contract, else None.
-
-    The type and finiteness of ``number_problem``, then the range: within
-    the policy's closed bounds.  A huge ``int`` is compared as an int:
-    ``math.isfinite(10**400)`` would raise ``OverflowError``.
-    """
-    problem = number_problem(score, policy._exact)
-    if problem is not None:
-        return (problem[0], f"score is {problem[1]}")
-    low, high, _ = policy._bounds
-    value = to_decimal(score) if policy._exact else score  # type: ignore[arg-type]
-    if not low <= value <= high:  # type: ignore[operator]
-        return (
-            "out-of-range",
-            f"score {format_number(score)} is outside "
-            f"[{format_number(policy.minimum)}, {format_number(policy.maximum)}]",
-        )
     return None

@@ -65,18 +65,25 @@ from ._score import number_problem, to_decimal
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import decimal
+    from collections.abc import Iterable, Mapping
     from decimal import Decimal
     from fractions import Fraction
-    from typing import Iterable, Mapping, Tuple, TypeVar, Union
+    from typing import TypeVar, Union
 
-    from ._policy import Number
+    from ._score import Number
 
     Exact = Union[int, Decimal]
-    Clusters = Iterable[Tuple[int, Exact]]
+    Clusters = Iterable[tuple[int, Exact]]
     _Score = TypeVar("_Score")
 
 __all__ = [
-    "Bound", "Sums", "clopper_pearson", "clt_bound", "hoeffding_bound", "no_regression", "paired_bound",
+    "Bound",
+    "Sums",
+    "clopper_pearson",
+    "clt_bound",
+    "hoeffding_bound",
+    "no_regression",
+    "paired_bound",
 ]
 
 SIDES = ("lower", "upper")
@@ -84,12 +91,12 @@ SIDES = ("lower", "upper")
 EXACT_TRIALS = 2000
 # Clopper-Pearson bounds are found to this many significant bits.
 _BITS = 40
-_EPS = 2.0 ** -52
+_EPS = 2.0**-52
 # The floating-point tail is inflated by this much (relative), plus its
 # computed error bound, before it is compared with alpha.
-_TAIL_MARGIN = 2.0 ** -20
+_TAIL_MARGIN = 2.0**-20
 # Terms of the tail are summed until the rest is provably below this share.
-_TAIL_TOLERANCE = 2.0 ** -50
+_TAIL_TOLERANCE = 2.0**-50
 # 1 - confidence may not be smaller: floats must still resolve the bound.
 _MIN_ALPHA_DIGITS = 12
 _PREC = 40
@@ -155,8 +162,7 @@ class Sums(_Value):
         if squares < 0 or Fraction(total) ** 2 > count * Fraction(squares):
             raise PolicyError(
                 "bad-policy",
-                f"no {count} numbers have sum {format_number(total)} and sum of squares "
-                f"{format_number(squares)}",
+                f"no {count} numbers have sum {format_number(total)} and sum of squares {format_number(squares)}",
             )
         object.__setattr__(self, "count", count)
         object.__setattr__(self, "total", total)
@@ -225,8 +231,21 @@ class Bound(_Value):
     """
 
     __slots__ = (
-        "method", "side", "confidence", "n", "estimate", "bound", "se", "clusters", "unpaired_se",
-        "_alpha", "_mean", "_variance", "_z", "_successes", "_range",
+        "method",
+        "side",
+        "confidence",
+        "n",
+        "estimate",
+        "bound",
+        "se",
+        "clusters",
+        "unpaired_se",
+        "_alpha",
+        "_mean",
+        "_variance",
+        "_z",
+        "_successes",
+        "_range",
     )
 
     method: str
@@ -310,10 +329,7 @@ class Bound(_Value):
         if self.clusters is not None:
             details.append(f"{self.clusters} clusters")
         name = "" if self.method in ("clt", "clustered-clt") else f" ({self.method})"
-        return (
-            f"{_percent(self.confidence)} {self.side} bound{name} {self.bound:.6g} "
-            f"({', '.join(details)})"
-        )
+        return f"{_percent(self.confidence)} {self.side} bound{name} {self.bound:.6g} ({', '.join(details)})"
 
     def as_dict(self) -> dict[str, object]:
         """Return the bound as a JSON-ready dict."""
@@ -378,9 +394,15 @@ def clopper_pearson(successes: int, trials: int, /, *, confidence: Number, side:
     from fractions import Fraction
 
     return Bound(
-        method="clopper-pearson", side=side, confidence=confidence, n=trials,
-        estimate=successes / trials, bound=bound, _alpha=alpha,
-        _mean=Fraction(successes, trials), _successes=successes,
+        method="clopper-pearson",
+        side=side,
+        confidence=confidence,
+        n=trials,
+        estimate=successes / trials,
+        bound=bound,
+        _alpha=alpha,
+        _mean=Fraction(successes, trials),
+        _successes=successes,
     )
 
 
@@ -437,13 +459,17 @@ def hoeffding_bound(
     _check_sums(sums)
     low, high = _bound_value("minimum", minimum), _bound_value("maximum", maximum)
     if not low < high:
-        raise PolicyError("bad-bounds", f"minimum {format_number(minimum)} is not below maximum {format_number(maximum)}")
+        raise PolicyError(
+            "bad-bounds", f"minimum {format_number(minimum)} is not below maximum {format_number(maximum)}"
+        )
     n = sums.count
     if n == 0:
         raise _insufficient("a mean over 0 trials has no bound")
     mean = Fraction(sums.total) / n
     if not low * n <= Fraction(sums.total) <= high * n:
-        raise PolicyError("bad-bounds", f"the mean {float(mean)!r} is outside [{format_number(minimum)}, {format_number(maximum)}]")
+        raise PolicyError(
+            "bad-bounds", f"the mean {float(mean)!r} is outside [{format_number(minimum)}, {format_number(maximum)}]"
+        )
     up = _context(ROUND_CEILING)
     # ln(1/alpha), rounded up: ln is correctly rounded (to nearest), and
     # one step up from the nearest is at or above the exact value.
@@ -451,8 +477,15 @@ def hoeffding_bound(
     width = up.multiply(_decimal(high - low, up), _sqrt_up(up.divide(log, 2 * n)))
     bound = _offset(mean, width, side)
     return Bound(
-        method="hoeffding", side=side, confidence=confidence, n=n, estimate=float(mean), bound=bound,
-        _alpha=alpha, _mean=mean, _range=high - low,
+        method="hoeffding",
+        side=side,
+        confidence=confidence,
+        n=n,
+        estimate=float(mean),
+        bound=bound,
+        _alpha=alpha,
+        _mean=mean,
+        _range=high - low,
     )
 
 
@@ -495,7 +528,14 @@ def paired_bound(
         raise PolicyError("bad-policy", "the candidate and baseline totals do not differ by the differences' total")
     unpaired = _sample_variance(candidate) / n + _sample_variance(baseline) / n
     return _normal_bound(
-        "clt" if count is None else "clustered-clt", side, confidence, alpha, n, mean, variance, count,
+        "clt" if count is None else "clustered-clt",
+        side,
+        confidence,
+        alpha,
+        n,
+        mean,
+        variance,
+        count,
         math.sqrt(unpaired),
     )
 
@@ -536,9 +576,7 @@ def _alpha(confidence: object) -> Fraction:
         )
     alpha = 1 - Fraction(value)
     if alpha < Fraction(1, 10**_MIN_ALPHA_DIGITS):
-        raise PolicyError(
-            "bad-policy", f"confidence {format_number(confidence)} is above 1 - 1e-{_MIN_ALPHA_DIGITS}"
-        )
+        raise PolicyError("bad-policy", f"confidence {format_number(confidence)} is above 1 - 1e-{_MIN_ALPHA_DIGITS}")
     return alpha
 
 
@@ -651,8 +689,10 @@ def _cluster_residuals(clusters: Clusters, n: int, total: Exact, mean: Fraction)
             if type(item) is not tuple or len(item) != 2:
                 raise PolicyError("bad-policy", f"a cluster must be a (count, total) tuple, not {describe_value(item)}")
             size, cluster_total = item
-            if type(size) is not int or size < 1 or (
-                type(cluster_total) is float or number_problem(cluster_total, True) is not None
+            if (
+                type(size) is not int
+                or size < 1
+                or (type(cluster_total) is float or number_problem(cluster_total, True) is not None)
             ):
                 raise PolicyError(
                     "bad-policy",
@@ -714,8 +754,15 @@ def _z(alpha: Fraction) -> float:
 
 
 def _normal_bound(
-    method: str, side: str, confidence: Number, alpha: Fraction, n: int, mean: Fraction,
-    variance: Fraction, clusters: int | None, unpaired_se: float | None = None,
+    method: str,
+    side: str,
+    confidence: Number,
+    alpha: Fraction,
+    n: int,
+    mean: Fraction,
+    variance: Fraction,
+    clusters: int | None,
+    unpaired_se: float | None = None,
 ) -> Bound:
     from decimal import ROUND_CEILING, Decimal
 
@@ -724,9 +771,19 @@ def _normal_bound(
     z_up = up.multiply(Decimal(z), Decimal(_Z_RAISE))
     width = up.multiply(z_up, _sqrt_up(_decimal(variance, up)))
     return Bound(
-        method=method, side=side, confidence=confidence, n=n, estimate=float(mean),
-        bound=_offset(mean, width, side), se=math.sqrt(variance), clusters=clusters,
-        unpaired_se=unpaired_se, _alpha=alpha, _mean=mean, _variance=variance, _z=z,
+        method=method,
+        side=side,
+        confidence=confidence,
+        n=n,
+        estimate=float(mean),
+        bound=_offset(mean, width, side),
+        se=math.sqrt(variance),
+        clusters=clusters,
+        unpaired_se=unpaired_se,
+        _alpha=alpha,
+        _mean=mean,
+        _variance=variance,
+        _z=z,
     )
 
 
@@ -821,9 +878,7 @@ def _cp_lower(k: int, n: int, alpha: Fraction) -> float:
     return math.ldexp(lo, -m)
 
 
-def _tail_at_most(
-    k: int, n: int, a: int, m: int, alpha: Fraction, ln_alpha: float, exact: bool | None = None
-) -> bool:
+def _tail_at_most(k: int, n: int, a: int, m: int, alpha: Fraction, ln_alpha: float, exact: bool | None = None) -> bool:
     """Whether P(X >= k) <= alpha for X ~ Binomial(n, a / 2**m), 1 <= k <= n, 0 < a < 2**m.
 
     *exact* (by default, n <= EXACT_TRIALS): an exact integer sum.

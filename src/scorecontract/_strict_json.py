@@ -63,14 +63,14 @@ from ._score import exact_context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Dict, List, Optional, Tuple, Union
+    from typing import Callable, Optional, Union
 
     _Key = Union[str, int]
-    _Keys = Tuple[_Key, ...]
+    _Keys = tuple[_Key, ...]
     # One recorded number: (dicts completed before it, code, literal,
     # the float the decoder put in its place).
-    _Event = Tuple[int, str, str, float]
-    _Step = Optional[Tuple[Dict[str, object], _Keys, int]]
+    _Event = tuple[int, str, str, float]
+    _Step = Optional[tuple[dict[str, object], _Keys, int]]
 
 __all__ = [
     "FAST_MIN_LENGTH",
@@ -195,12 +195,14 @@ def _tables() -> tuple[bytes, bytes, bytes, bytes]:
     """Return the tables: to delete all but structure, braces as brackets,
     brackets as +1 and -1, and ASCII digits as "1" (all else "0")."""
     if not _TABLES:
-        _TABLES.append((
-            bytes(c for c in range(256) if c not in _STRUCTURAL),
-            bytes.maketrans(b"{}", b"[]"),
-            bytes.maketrans(b"[]", b"\x01\xff"),
-            bytes(0x31 if c in _ASCII_DIGITS else 0x30 for c in range(256)),
-        ))
+        _TABLES.append(
+            (
+                bytes(c for c in range(256) if c not in _STRUCTURAL),
+                bytes.maketrans(b"{}", b"[]"),
+                bytes.maketrans(b"[]", b"\x01\xff"),
+                bytes(0x31 if c in _ASCII_DIGITS else 0x30 for c in range(256)),
+            )
+        )
     return _TABLES[0]
 
 
@@ -338,8 +340,7 @@ def _unique_members(pairs: list[tuple[str, object]]) -> dict[str, object]:
             if name in seen:
                 raise InvalidEvidence(
                     "duplicate-member",
-                    f"member {name!a} appears more than once; JSON parsers "
-                    "disagree on which value wins",
+                    f"member {name!a} appears more than once; JSON parsers disagree on which value wins",
                 )
             seen.add(name)
     return members
@@ -364,9 +365,7 @@ def _decoder(exact: bool) -> json.JSONDecoder:
     return decoder
 
 
-def _recording_decoder(
-    completed: list[dict[str, object]], events: list[_Event], exact: bool
-) -> json.JSONDecoder:
+def _recording_decoder(completed: list[dict[str, object]], events: list[_Event], exact: bool) -> json.JSONDecoder:
     """The precise decoder, recording non-finite numbers instead of refusing them.
 
     Every object, once decoded, is appended to *completed* (so in the order
@@ -618,7 +617,7 @@ def _long_digit_run(data: bytes) -> bool:
     flags = data[::50].translate(_tables()[3])
     at = flags.find(b"1111")
     while at != -1:
-        if not data[at * 50:at * 50 + 151].translate(None, _ASCII_DIGITS):
+        if not data[at * 50 : at * 50 + 151].translate(None, _ASCII_DIGITS):
             return True
         at = flags.find(b"1111", at + 1)
     return False
@@ -649,9 +648,7 @@ def _locate_too_deep(text: str) -> None:
         if char == "[" or char == "{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise invalid_at(
-                    "too-deep", f"nesting deeper than {MAX_DEPTH} levels", text, match.start()
-                )
+                raise invalid_at("too-deep", f"nesting deeper than {MAX_DEPTH} levels", text, match.start())
         elif char == "]" or char == "}":
             depth -= 1
 
@@ -681,7 +678,7 @@ def _nul_hint(message: str, text: str, pos: int) -> str:
     # RFC 8259 allows NUL neither between tokens (section 2) nor unescaped in
     # a string (section 7), and in practice it comes from UTF-16 or UTF-32
     # text, which is only ASCII with NUL bytes between.
-    if text[pos:pos + 1] == "\x00":
+    if text[pos : pos + 1] == "\x00":
         return f"{message} (a NUL character: UTF-16 or UTF-32 text? Only UTF-8 is accepted)"
     return message
 
@@ -719,7 +716,7 @@ def _constant_position(text: str, start: int) -> int | None:
         quotes += _unescaped_quotes(text, counted, at)
         counted = at
         if quotes % 2 == 0:
-            return at - 1 if at == infinity and text[at - 1:at] == "-" else at
+            return at - 1 if at == infinity and text[at - 1 : at] == "-" else at
         if at == nan:
             nan = text.find("NaN", at + 1)
         else:
@@ -865,9 +862,7 @@ def _precise(
     return value, completed, events
 
 
-def _decode(
-    text: str, exact: bool, record: bool
-) -> tuple[object, list[dict[str, object]], list[_Event]]:
+def _decode(text: str, exact: bool, record: bool) -> tuple[object, list[dict[str, object]], list[_Event]]:
     end = len(text)
     start = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
     if start == end:

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: MIT
-"""One line of a JSON Lines trial file to one trial observation (SPEC section 6).
+"""One line of a JSON Lines trial file to one trial observation (docs/reports.md).
 
 A trial record is ``{"trial_id": "<non-empty string>", "score": <number>}``
 plus any other members a harness wants to keep (a seed, a model name):
 unlike the single score record, extra members are allowed here, and the
 score rules are unchanged.  Each line runs the same strict pipeline as
 ``evaluate()``: byte limit, UTF-8, strict JSON, shape, numeric contract,
-threshold.
+threshold.  Under ``--cluster-by`` (``read_trial_cluster``) the record must
+also name its cluster.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from __future__ import annotations
 import re
 
 from ._decide import decide_with_reason
+from ._describe import json_kind
 from ._encoding import decode_evidence
 from ._errors import InvalidEvidence
 from ._provenance import member_problem
-from ._record import _json_kind
 from ._strict_json import parse_json
 from ._verdict import Verdict
 
@@ -25,7 +26,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import json
 
-    from ._policy import Number, Policy
+    from ._policy import Policy
+    from ._score import Number
 
     # (trial_id or None, verdict, code, message, score or None)
     Observation = tuple["str | None", Verdict, str, str, "Number | None"]
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
 
     Matcher = Callable[[bytes], "re.Match[bytes] | None"]
 
-__all__ = ["canonical_trial_matchers", "read_trial", "readable_trial_id"]
+__all__ = ["canonical_trial_matchers", "read_trial", "read_trial_cluster", "readable_trial_id"]
 
 # The canonical trial line, {"trial_id": "<id>", "score": <number>} in either
 # member order, as an exact grammar over bytes: RFC 8259 whitespace and
@@ -49,8 +51,7 @@ __all__ = ["canonical_trial_matchers", "read_trial", "readable_trial_id"]
 _WS = r"[ \t\n\r]*"
 _ID = _WS + r'"trial_id"' + _WS + ":" + _WS + r'"([\x20\x21\x23-\x5b\x5d-\x7e]+)"' + _WS
 _SCORE = (
-    _WS + r'"score"' + _WS + ":" + _WS
-    + r"(-?(?:0|[1-9][0-9]{0,19})((?:\.[0-9]{1,40})?(?:[eE][-+]?[0-9]{1,3})?))" + _WS
+    _WS + r'"score"' + _WS + ":" + _WS + r"(-?(?:0|[1-9][0-9]{0,19})((?:\.[0-9]{1,40})?(?:[eE][-+]?[0-9]{1,3})?))" + _WS
 )
 _CANONICAL_TRIAL = (
     _WS + r"\{" + _ID + "," + _SCORE + r"\}" + _WS,
@@ -72,10 +73,10 @@ def canonical_trial_matchers() -> tuple[Matcher, Matcher]:
     return _matchers[0]
 
 
-def _trial_id_problem(value: object) -> tuple[str, str] | None:
-    if "trial_id" not in value:  # type: ignore[operator]
+def _trial_id_problem(value: dict[str, object]) -> tuple[str, str] | None:
+    if "trial_id" not in value:
         return ("missing-member", 'the trial record has no "trial_id" member')
-    trial_id = value["trial_id"]  # type: ignore[index]
+    trial_id = value["trial_id"]
     if type(trial_id) is not str or not trial_id:
         return (
             "bad-trial-id",
@@ -87,10 +88,12 @@ def _trial_id_problem(value: object) -> tuple[str, str] | None:
 def _describe_id(value: object) -> str:
     if type(value) is str:
         return "an empty string"
-    return _json_kind(value) if type(value) is not dict else "an object"
+    return json_kind(value)
 
 
-def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | None = None) -> Observation:
+def read_trial(
+    line: bytes, policy: Policy, max_bytes: int, candidate: str | None = None, keep: list[object] | None = None
+) -> Observation:
     """Return ``(trial_id, verdict, code, message, score)`` for one line.
 
     With *candidate*, the record's ``"candidate"`` member must be exactly
@@ -112,8 +115,7 @@ def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | Non
         if type(value) is not dict:
             raise InvalidEvidence(
                 "not-an-object",
-                "a trial record must be a JSON object "
-                f'{{"trial_id": ..., "score": ...}}, not {_json_kind(value)}',
+                f'a trial record must be a JSON object {{"trial_id": ..., "score": ...}}, not {json_kind(value)}',
             )
         problem = _trial_id_problem(value)
         if problem is not None:
@@ -129,6 +131,8 @@ def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | Non
         verdict, code, message = decide_with_reason(score, policy)
         if verdict is Verdict.INVALID:
             return (trial_id, verdict, code, message, None)
+        if keep is not None:
+            keep.append(value)  # the record, for read_trial_cluster
         return (trial_id, verdict, code, message, score)
     except InvalidEvidence as exc:
         message = exc.message
@@ -144,6 +148,67 @@ def read_trial(line: bytes, policy: Policy, max_bytes: int, candidate: str | Non
             f"unexpected {type(exc).__name__} in scorecontract; please report it",
             None,
         )
+
+
+def read_trial_cluster(
+    line: bytes, policy: Policy, max_bytes: int, candidate: str | None, cluster_by: str
+) -> tuple[str | None, Verdict, str, str, Number | None, object]:
+    """``read_trial`` plus the trial's cluster, selected by *cluster_by*.
+
+    *cluster_by* is a JSONPath query or JSON Pointer on the record, or a
+    bare member name.  It must select exactly one string or integer;
+    otherwise the line is an invalid observation: ``missing-cluster`` when
+    it selects nothing, ``bad-cluster`` for anything else.  The cluster is
+    returned as ``(type name, value)``, so ``"1"`` and ``1`` differ.
+    """
+    kept: list[object] = []
+    observation = read_trial(line, policy, max_bytes, candidate, kept)
+    trial_id, verdict = observation[0], observation[1]
+    if verdict is Verdict.INVALID:
+        return observation + (None,)
+    try:
+        if len(kept) != 1:
+            raise InvalidEvidence("internal-error", "valid evidence without its record; please report it")
+        record = kept[0]
+        if cluster_by[:1] in ("$", "/"):
+            from ._jsonpath import compile_query
+
+            nodes = [value for _, value in compile_query(cluster_by).select(record)]
+        elif type(record) is dict:
+            nodes = [record[cluster_by]] if cluster_by in record else []
+        else:  # read_trial accepted it, so it is an object: a defect
+            raise InvalidEvidence("internal-error", "a valid trial record is not an object; please report it")
+    except InvalidEvidence as exc:  # a query that cannot read the record (NaN in a filter)
+        return (trial_id, Verdict.INVALID, exc.code, exc.message, None, None)
+    except Exception as exc:  # fail closed: a defect here must not release
+        return (
+            trial_id,
+            Verdict.INVALID,
+            "internal-error",
+            f"unexpected {type(exc).__name__} in scorecontract; please report it",
+            None,
+            None,
+        )
+    if not nodes:
+        return (
+            trial_id,
+            Verdict.INVALID,
+            "missing-cluster",
+            f"the trial record has no cluster {cluster_by!a}",
+            None,
+            None,
+        )
+    if len(nodes) != 1 or type(nodes[0]) not in (str, int):
+        shown = f"{len(nodes)} values" if len(nodes) != 1 else json_kind(nodes[0])
+        return (
+            trial_id,
+            Verdict.INVALID,
+            "bad-cluster",
+            f"the cluster {cluster_by!a} must be one string or integer, not {shown}",
+            None,
+            None,
+        )
+    return observation + ((type(nodes[0]).__name__, nodes[0]),)
 
 
 class _Members(list):  # type: ignore[type-arg]

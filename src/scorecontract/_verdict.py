@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import enum
 
+from ._value import NoTruthValue
+
 __all__ = ["Verdict"]
 
 
-class Verdict(enum.Enum):
+class Verdict(NoTruthValue, enum.Enum):
     """The outcome of a decision.
 
     Only ``Verdict.PASS`` releases.  ``FAIL`` is a valid score below the
@@ -25,11 +27,6 @@ class Verdict(enum.Enum):
     FAIL = "FAIL"
     INVALID = "INVALID"
     REVIEW = "REVIEW"
-
-    def __bool__(self) -> bool:
-        raise TypeError(
-            "a Verdict has no truth value; compare with 'is Verdict.PASS'"
-        )
 
     @property
     def releases(self) -> bool:

@@ -17,7 +17,8 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, Union
+    from collections.abc import Iterable
+    from typing import Union
 
     Content = Union[bytes, Iterable[bytes]]
 

@@ -3,21 +3,20 @@
 
 from __future__ import annotations
 
-from ._policy import add_policy_arguments, policy_from_args
 from .._constants import CHECK_FORMATS, DEFAULT_MAX_BYTES
-from .._errors import InvalidEvidence, PolicyError
-from .._verdict import Verdict
+from .._errors import InvalidEvidence
+from .._policy import DIRECTIONS, NONFINITE_ELSEWHERE
+from ._policy import add_policy_arguments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from .._policy import Policy
     from ._provenance import Provenance
-    from .._evaluate import Decision
-    from .._judgment import Judgment
 
-__all__ = ["register"]
+__all__ = ["CheckOptions", "check_options", "register"]
 
 
 def register(commands: Any, epilog: str) -> None:
@@ -26,19 +25,21 @@ def register(commands: Any, epilog: str) -> None:
 
     check = commands.add_parser(
         "check",
-        help="decide on one score record",
-        description='Decide on one score record, {"score": <number>}.',
+        help="decide on one score record, or one value selected from any JSON document",
+        description='Decide on one score record, {"score": <number>}, or with --select on '
+        "the one value a query selects in any JSON document (an lm-eval results file, "
+        "an Inspect log, ...).",
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("path", metavar="PATH", help="evidence file, or - for standard input")
     add_policy_arguments(check)
+    _add_selection_options(check)
     check.add_argument(
         "--max-bytes",
         metavar="N",
-        type=int,
-        default=DEFAULT_MAX_BYTES,
-        help="largest evidence accepted, in bytes (default 1 MiB)",
+        default=str(DEFAULT_MAX_BYTES),
+        help="largest evidence accepted, in bytes, or with a binary unit: 512K, 64M, 1G (default 1M = 1 MiB)",
     )
     _add_output_options(check)
 
@@ -52,6 +53,56 @@ def register(commands: Any, epilog: str) -> None:
     check.set_defaults(run=_run_check)
 
 
+def _add_selection_options(check: argparse.ArgumentParser) -> None:
+    group = check.add_argument_group("selection, direction and scale (docs/selection.md)")
+    group.add_argument(
+        "--select",
+        metavar="QUERY",
+        help="gate the one value QUERY selects: JSONPath (RFC 9535) if it starts with $, "
+        "a JSON Pointer (RFC 6901) if it starts with / ; no node, or several, is INVALID",
+    )
+    group.add_argument(
+        "--require",
+        metavar="EXPR",
+        action="append",
+        default=[],
+        help="an RFC 9535 logical expression on the whole document that must hold, "
+        "such as \"$.status == 'success'\" (repeatable); else INVALID requirement-failed",
+    )
+    group.add_argument(
+        "--nonfinite-elsewhere",
+        choices=NONFINITE_ELSEWHERE,
+        metavar="MODE",
+        help="refuse (the default) or list: what a NaN or infinity outside the selected value does to the document",
+    )
+    group.add_argument(
+        "--direction",
+        choices=DIRECTIONS,
+        metavar="D",
+        help="higher (the default: score >= threshold passes) or lower (score <= threshold passes: perplexity, MAE)",
+    )
+    group.add_argument("--min", metavar="X", help="lowest valid score, a JSON number or none (default 0)")
+    group.add_argument("--max", metavar="X", help="highest valid score, a JSON number or none (default 1)")
+
+
+def _policy_changes(args: argparse.Namespace) -> list[tuple[str, str, object]]:
+    """The policy options beyond --threshold and --exact, read once."""
+    from ._policy import bound_option
+
+    changes: list[tuple[str, str, object]] = []
+    if args.direction is not None:
+        changes.append(("--direction", "direction", args.direction))
+    if args.min is not None:
+        changes.append(("--min", "minimum", bound_option("--min", args.min, args.exact)))
+    if args.max is not None:
+        changes.append(("--max", "maximum", bound_option("--max", args.max, args.exact)))
+    if args.nonfinite_elsewhere is not None:
+        changes.append(("--nonfinite-elsewhere", "nonfinite_elsewhere", args.nonfinite_elsewhere))
+    if args.require:
+        changes.append(("--require", "require", tuple(args.require)))
+    return changes
+
+
 def _add_output_options(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--format",
@@ -63,45 +114,161 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--receipt",
         metavar="FILE",
-        help="write the decision's JSON receipt to FILE, for every verdict; "
-        "never overwrites: if FILE exists, exit 2",
+        help="write the decision's JSON receipt to FILE, for every verdict; never overwrites: if FILE exists, exit 2",
     )
     check.add_argument(
         "--keep-evidence",
         metavar="DIR",
-        help="copy the exact evidence bytes to DIR/<sha256> (DIR is created); "
-        "never overwrites different bytes",
+        help="copy the exact evidence bytes to DIR/<sha256> (DIR is created); never overwrites different bytes",
     )
 
 
-def _read(path: str, max_bytes: int) -> bytes:
-    from .._read import read_bounded, read_evidence_file, standard_input
+class CheckOptions:
+    """What one ``check`` run was asked to do, as typed values.
 
-    if path == "-":
-        return read_bounded(standard_input(), max_bytes)
-    return read_evidence_file(path, max_bytes)
+    - ``path``: the evidence path as given, ``-`` for standard input;
+    - ``policy``: the ``Policy`` to apply, or None for a judgment without
+      ``--threshold`` or ``--policy`` (no threshold at all);
+    - ``judgment``, ``negate``, ``extract``: the judgment contract;
+    - ``select``: the query as given (``--select``), or None for a whole record;
+    - ``max_bytes``: the byte limit on the evidence;
+    - ``format``, ``receipt``, ``keep_evidence``: what to print and keep;
+    - ``provenance``: the candidate, run and key the evidence must match.
+    """
+
+    __slots__ = (
+        "path",
+        "policy",
+        "judgment",
+        "negate",
+        "extract",
+        "select",
+        "max_bytes",
+        "format",
+        "receipt",
+        "keep_evidence",
+        "provenance",
+    )
+
+    path: str
+    policy: Policy | None
+    judgment: bool
+    negate: bool
+    extract: bool
+    select: str | None
+    max_bytes: int
+    format: str
+    receipt: str | None
+    keep_evidence: str | None
+    provenance: Provenance
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        policy: Policy | None,
+        judgment: bool,
+        negate: bool,
+        extract: bool,
+        select: str | None = None,
+        max_bytes: int,
+        format: str,
+        receipt: str | None,
+        keep_evidence: str | None,
+        provenance: Provenance,
+    ) -> None:
+        self.path = path
+        self.policy = policy
+        self.judgment = judgment
+        self.negate = negate
+        self.extract = extract
+        self.select = select
+        self.max_bytes = max_bytes
+        self.format = format
+        self.receipt = receipt
+        self.keep_evidence = keep_evidence
+        self.provenance = provenance
+
+
+def check_options(args: argparse.Namespace) -> CheckOptions:
+    """Turn ``check``'s parsed arguments into ``CheckOptions``, once.
+
+    Every refusal is configuration (``PolicyError``, exit 2) and comes
+    before any evidence is read: the policy, the judgment options outside
+    the judgment contract, the byte limit, the candidate and run, the key.
+    """
+    from .._policy import default_policy
+    from ._judgment import judgment_policy
+    from ._options import byte_count, conflict, needs
+    from ._policy import policy_option
+    from ._provenance import Provenance
+
+    judgment = args.contract == "judgment"
+    changes = _policy_changes(args)
+    if not judgment:
+        for option in ("negate", "extract"):
+            if getattr(args, option):
+                raise needs(f"--{option}", "--contract judgment", "it applies to grader judgments only")
+        policy: Policy | None = policy_option(args.threshold, args.policy, args.exact, changes)
+    else:
+        policy = judgment_policy(args.threshold, args.policy, args.exact, changes)
+        if args.select is not None and args.extract:
+            raise conflict("--select", "--extract", "give one way to find the judgment")
+    select: str | None = args.select
+    if select is not None:
+        from .._jsonpath import compile_query
+
+        compile_query(select)  # a malformed query is configuration: exit 2 before reading
+    max_bytes = byte_count("--max-bytes", args.max_bytes)
+    provenance = Provenance.from_options(
+        path=args.path,
+        # A judgment without a threshold still obeys the default policy's
+        # rules on the candidate.
+        policy=default_policy() if policy is None else policy,
+        candidate=args.candidate,
+        run_id=args.run_id,
+        key_file=args.key_file,
+        key_env=args.key_env,
+        signature=args.signature,
+    )
+    return CheckOptions(
+        path=args.path,
+        policy=policy,
+        judgment=judgment,
+        negate=args.negate,
+        extract=args.extract,
+        select=select,
+        max_bytes=max_bytes,
+        format=args.format,
+        receipt=args.receipt,
+        keep_evidence=args.keep_evidence,
+        provenance=provenance,
+    )
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from ._provenance import Provenance
-    from .._evaluate import Decision, evaluate
-    from ._judgment import refuse_judgment_options, run_judgment_check
+    options = check_options(args)
+    if options.judgment:
+        from ._judgment import run_judgment_check
 
-    if args.contract == "judgment":
-        return run_judgment_check(args)
-    refuse_judgment_options(args)
-    policy = policy_from_args(args)
-    if args.max_bytes < 1:
-        raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
-    # Configuration first (exit 2): the candidate, the run id, the key.
-    provenance = Provenance(args, policy)
+        return run_judgment_check(options)
+    return _run_score_check(options)
+
+
+def _run_score_check(options: CheckOptions) -> int:
+    from .._evaluate import Decision, evaluate
+    from .._policy import default_policy
+    from ._deliver import deliver, read_evidence
+
+    policy = default_policy() if options.policy is None else options.policy
+    provenance = options.provenance
     evidence: bytes | None
     try:
-        evidence = _read(args.path, args.max_bytes)
+        evidence = read_evidence(options.path, options.max_bytes)
     except InvalidEvidence as exc:
         # Nothing complete was read (missing, unreadable, over the limit).
         evidence = None
-        decision = Decision(Verdict.INVALID, exc.code, exc.message, None, policy)
+        decision = Decision.invalid(exc, policy)
     else:
         # Authenticate the exact bytes read, then judge those same bytes.
         forged = provenance.authenticate(evidence)
@@ -109,62 +276,11 @@ def _run_check(args: argparse.Namespace) -> int:
             decision = Decision.invalid(forged, policy)
         else:
             decision = evaluate(
-                evidence, policy=policy, max_bytes=args.max_bytes,
-                candidate=provenance.candidate, run_id=provenance.run_id,
+                evidence,
+                policy=policy,
+                max_bytes=options.max_bytes,
+                candidate=provenance.candidate,
+                run_id=provenance.run_id,
+                select=options.select,
             )
-    return _deliver(args, decision, evidence, provenance)
-
-
-def _deliver(
-    args: argparse.Namespace,
-    decision: Decision | Judgment,
-    evidence: bytes | None,
-    provenance: Provenance | None = None,
-) -> int:
-    """Keep the evidence, write the receipt, print the result line.
-
-    A receipt or a kept copy that cannot be written exits 2, whatever the
-    verdict: the run was asked to leave a record and did not, so it must
-    not count as a release (the result line is still printed, so the
-    verdict is not lost).
-    """
-    from ._check_output import check_receipt, result_line
-    from ._io import EXIT_USAGE, emit, warn
-
-    if args.format == "text" and args.receipt is None and args.keep_evidence is None:
-        # The common release-script call: one line, no record asked for, so
-        # no hashing (hashlib alone costs more than the decision).
-        emit(result_line(decision.as_dict(), format="text"))
-        return decision.verdict.exit_code
-    receipt = check_receipt(
-        decision,
-        path=args.path,
-        evidence=evidence,
-        # Built only with the receipt: it reads the evidence once more.
-        provenance=None if provenance is None else provenance.receipt_section(evidence),
-    )
-    problems = []
-    if args.keep_evidence is not None and evidence is not None:
-        from ._keep import keep_evidence
-
-        try:
-            keep_evidence(args.keep_evidence, evidence)
-        except OSError as exc:
-            problems.append(f"cannot keep the evidence in {ascii(args.keep_evidence)}: {_why(exc)}")
-    if args.receipt is not None:
-        from .._write import write_new_file
-        from ._receipt import receipt_bytes
-
-        try:
-            write_new_file(args.receipt, receipt_bytes(receipt))
-        except FileExistsError:
-            problems.append(f"receipt {ascii(args.receipt)} already exists; not overwritten")
-        except OSError as exc:
-            problems.append(f"cannot write the receipt {ascii(args.receipt)}: {_why(exc)}")
-    emit(result_line(receipt, format=args.format))
-    warn(*(f"scorecontract: error: {problem}" for problem in problems))
-    return EXIT_USAGE if problems else decision.verdict.exit_code
-
-
-def _why(exc: OSError) -> str:
-    return exc.strerror or str(exc)
+    return deliver(options, decision, evidence, provenance)

@@ -3,29 +3,26 @@
 
 The receipt is the decision record plus what was decided on: the SHA-256
 and length of the exact evidence bytes read, the path as given, and the
-library version.  ``--format json`` prints the same object on one line, so
-a harness can read either.  Nothing here reads a clock: the same evidence,
-path and policy give the same receipt, byte for byte.
+receipt family's keys (``kind`` ``"check"``).  ``--format json`` prints the
+same object on one line, so a harness can read either.  Nothing here reads
+a clock: the same evidence, path and policy give the same receipt, byte for
+byte.
 """
 
 from __future__ import annotations
 
-import json
-
+from .._digest import sha256_hex
 from ._escape import loadable
 from ._github import workflow_command
-from .._digest import sha256_hex
-from ._receipt import json_default
+from ._receipt import receipt_text, stamp
+from ._verdict_line import verdict_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .._evaluate import Decision
     from .._judgment import Judgment
 
-__all__ = ["RECEIPT_VERSION", "check_receipt", "result_line"]
-
-# Bumped when a key changes meaning or disappears; new keys do not bump it.
-RECEIPT_VERSION = 1
+__all__ = ["check_receipt", "result_line"]
 
 # How a verdict is announced to GitHub Actions.  A verdict missing here
 # (a new one) is announced as an error: announcing is not releasing, but an
@@ -56,8 +53,6 @@ def check_receipt(
     shown as ``escape()`` shows it (``\\udcff``).  The receipt then always
     loads with ``scorecontract.loads``.
     """
-    from .. import __version__
-
     receipt = decision.as_dict()
     receipt.setdefault("location", None)
     receipt["evidence"] = {
@@ -67,44 +62,56 @@ def check_receipt(
     }
     if provenance is not None:
         receipt["provenance"] = provenance
-    receipt["scorecontract"] = __version__
-    receipt["receipt_version"] = RECEIPT_VERSION
-    return loadable(receipt)
+    return loadable(stamp(receipt, "check"))
 
 
-def result_line(receipt: dict[str, object], /, *, format: str) -> str:
-    """Return the one line ``check`` prints for *receipt* in *format*.
+def result_line(
+    decision: Decision | Judgment,
+    /,
+    *,
+    format: str,
+    path: str,
+    receipt: dict[str, object] | None = None,
+) -> str:
+    """Return the one line ``check`` prints for *decision* in *format*.
 
-    ``text`` is ``VERDICT code: message`` plus ``(line L column C)`` when
-    one place is to blame; ``json`` is the receipt on one line, ASCII with
-    sorted keys; ``github`` is a workflow command (``::error``,
-    ``::notice``) escaped as the Actions toolkit escapes it, so evidence
-    cannot end the line and forge a second command.
+    ``text`` is the verdict line (``_verdict_line``): ``VERDICT code:
+    message``, ``(line L column C)`` when one place is to blame, and the
+    policy's version; ``json`` is *receipt* on one line, ASCII with sorted
+    keys; ``github`` is a workflow command (``::error``, ``::notice``)
+    holding the text line, escaped as the Actions toolkit escapes it, so
+    evidence cannot end the line and forge a second command.
     """
     if format == "json":
-        return json.dumps(
-            receipt, sort_keys=True, ensure_ascii=True, allow_nan=False, default=json_default
-        )
-    verdict = str(receipt["verdict"])
+        if receipt is None:
+            raise ValueError("--format json prints the receipt")
+        return receipt_text(receipt)
+    verdict = decision.verdict.value
     # A judgment names its own state (GRADER_ERROR) in the line; its
     # verdict (INVALID) still chooses the exit status and the command.
-    state = str(receipt.get("outcome", verdict))
-    line = f"{state} {receipt['code']}: {receipt['message']}"
-    location = receipt.get("location")
-    line_number = column = ""
-    if isinstance(location, dict):
-        line_number, column = str(location["line"]), str(location["column"])
-        line += f" (line {line_number} column {column})"
+    outcome = getattr(decision, "outcome", None)
+    state = verdict if outcome is None else str(outcome.value)
+    message = decision.message
+    if decision.policy.direction == "lower" and "lower is better" not in message:
+        # A PASS or FAIL says so already; an INVALID line must too, so no
+        # reader of any line takes a "lower" gate for a "higher" one.
+        message += " (direction lower)"
+    line = verdict_line(
+        state,
+        decision.code,
+        message,
+        version=decision.policy.version,
+        line=decision.lineno,
+        column=decision.colno,
+    )
     if format != "github":
         return line
-    evidence = receipt["evidence"]
-    path = evidence.get("path") if isinstance(evidence, dict) else None
     return workflow_command(
         _GITHUB_COMMANDS.get(verdict, "error"),
         line,
         title=f"scorecontract {state}",
         # An annotation on the evidence file itself, where there is one.
-        file=path if isinstance(path, str) and path != "-" else "",
-        line=line_number,
-        col=column,
+        file=path if path != "-" else "",
+        line="" if decision.lineno is None else str(decision.lineno),
+        col="" if decision.colno is None else str(decision.colno),
     )

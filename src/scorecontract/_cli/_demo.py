@@ -68,9 +68,9 @@ def register(commands: Any, epilog: str) -> None:
 
 
 def _run_demo(args: argparse.Namespace) -> int:
-    from ._io import emit
     from .._evaluate import evaluate
     from .._verdict import Verdict
+    from ._io import emit
 
     width = max(len(label) for label, _ in CASES) + 2
     emit('naive gate: score = json.loads(raw)["score"]; FAIL if score < 0.8 else PASS')

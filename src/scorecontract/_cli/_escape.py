@@ -29,9 +29,7 @@ __all__ = ["escape", "loadable"]
 # - lone surrogates U+D800-U+DFFF (an undecodable byte of a file name, as
 #   os.fsdecode gives it, or a "\\udcff" escape in evidence): not Unicode
 #   text, so no encoder can write them.
-_UNSAFE = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
-)
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _shown(match: re.Match[str]) -> str:

@@ -39,7 +39,5 @@ def workflow_command(command: str, message: str, **properties: str) -> str:
     The line holds no control character at all, and no lone surrogate
     (which a trial id may carry): it can always be printed as UTF-8.
     """
-    parts = ",".join(
-        f"{name}={escape_property(value)}" for name, value in properties.items() if value
-    )
+    parts = ",".join(f"{name}={escape_property(value)}" for name, value in properties.items() if value)
     return f"::{command} {parts}::{escape_data(message)}" if parts else f"::{command}::{escape_data(message)}"

@@ -18,11 +18,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXIT_INTERNAL_ERROR",
+    "EXIT_INTERRUPTED",
     "EXIT_IOERR",
     "EXIT_USAGE",
+    "VERDICT_STATUSES",
+    "Output",
     "emit",
     "exit_table",
-    "main",
+    "guard_standard_descriptors",
     "warn",
 ]
 
@@ -198,5 +201,3 @@ def guard_standard_descriptors() -> frozenset[int]:
             except OSError:
                 pass
     return frozenset(closed)
-
-

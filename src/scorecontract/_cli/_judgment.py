@@ -1,23 +1,26 @@
 # SPDX-License-Identifier: MIT
 """``scorecontract check --contract judgment``: decide on one grader judgment.
 
-Kept apart from ``_cmd_check`` so the score contract's command can grow
-without touching this one.  Exit status: 0 PASS, 1 FAIL, 3 GRADER_ERROR
+Kept apart from ``_check`` so the score contract's command can grow
+without touching this one; both deliver through ``_deliver``.  Exit status: 0 PASS, 1 FAIL, 3 GRADER_ERROR
 (INVALID at the gate).
 """
 
 from __future__ import annotations
 
-from .._errors import InvalidEvidence, PolicyError
+from .._errors import InvalidEvidence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
 
-    from ._provenance import Provenance
     from .._judgment import Judgment
+    from .._policy import Policy
+    from ._check import CheckOptions
+    from ._provenance import Provenance
 
-__all__ = ["add_arguments", "refuse_judgment_options", "run_judgment_check"]
+__all__ = ["add_arguments", "judgment_policy", "run_judgment_check"]
 
 
 def add_arguments(check: argparse.ArgumentParser) -> None:
@@ -38,42 +41,50 @@ def add_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--extract",
         action="store_true",
-        help="judgment only: read the first ```json block, else the first JSON object, "
-        "from a grader's prose answer",
+        help="judgment only: read the first ```json block, else the first JSON object, from a grader's prose answer",
     )
 
 
-def refuse_judgment_options(args: argparse.Namespace) -> None:
-    """Refuse ``--negate`` and ``--extract`` outside the judgment contract."""
-    for option in ("negate", "extract"):
-        if getattr(args, option):
-            raise PolicyError("bad-policy", f"--{option} needs --contract judgment")
+def judgment_policy(
+    threshold: str | None, path: str | None, exact: bool, changes: Sequence[tuple[str, str, object]] = ()
+) -> Policy | None:
+    """Return the policy of a judgment check, or None for no threshold at all.
 
+    No ``--threshold`` and no ``--policy`` means no threshold for a
+    judgment, not 0.8: an explicit ``"pass": true`` with score 0 passes.
+    ``--exact`` then has nothing to compare and is refused
+    (``missing-option``), as are the other policy options (*changes*:
+    ``--direction``, ``--min``, ``--max``, ``--require``,
+    ``--nonfinite-elsewhere``), which belong to a policy that is not there.
+    """
+    from ._options import needs
+    from ._policy import policy_option
 
-def run_judgment_check(args: argparse.Namespace) -> int:
-    """Judge the evidence at ``args.path`` and print one result line."""
-    from ._policy import policy_from_args
-    from ._provenance import Provenance
-    from ._check import _deliver, _read
-    from .._judgment import Judgment, Outcome, judge
-    from .._policy import default_policy
-
-    # No --threshold means no threshold for a judgment, not 0.8: an explicit
-    # "pass": true with score 0 passes.
-    if args.threshold is None and args.policy is None:
-        if args.exact:
-            raise PolicyError(
-                "bad-policy",
-                "--exact with --contract judgment needs --threshold or --policy: "
+    if threshold is None and path is None:
+        if exact:
+            raise needs(
+                "--exact with --contract judgment",
+                "--threshold or --policy",
                 "without a threshold there is nothing to compare exactly",
             )
-        policy = None
-    else:
-        policy = policy_from_args(args)
-    if args.max_bytes < 1:
-        raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
-    # The same provenance rules as a score record: configuration first.
-    provenance = Provenance(args, default_policy() if policy is None else policy)
+        if changes:
+            raise needs(
+                f"{changes[0][0]} with --contract judgment",
+                "--threshold or --policy",
+                "a judgment without a threshold applies no policy",
+            )
+        return None
+    return policy_option(threshold, path, exact, changes)
+
+
+def run_judgment_check(options: CheckOptions) -> int:
+    """Judge the evidence at ``options.path`` and deliver the result."""
+    from .._judgment import Judgment, Outcome, judge
+    from .._policy import default_policy
+    from ._deliver import deliver, read_evidence
+
+    policy = options.policy
+    provenance = options.provenance
 
     def grader_error(code: str, message: str, read: Judgment | None = None) -> Judgment:
         return Judgment(
@@ -83,14 +94,14 @@ def run_judgment_check(args: argparse.Namespace) -> int:
             grader_pass=None if read is None else read.grader_pass,
             score=None if read is None else read.score,
             members=None if read is None or read.members is None else dict(read.members),
-            negated=args.negate,
+            negated=options.negate,
             threshold=None if policy is None else policy.threshold,
             policy=default_policy() if policy is None else policy,
         )
 
     evidence: bytes | None
     try:
-        evidence = _read(args.path, args.max_bytes)
+        evidence = read_evidence(options.path, options.max_bytes)
     except InvalidEvidence as exc:
         evidence = None
         judgment = grader_error(exc.code, exc.message)
@@ -102,15 +113,16 @@ def run_judgment_check(args: argparse.Namespace) -> int:
             judgment = judge(
                 evidence,
                 policy=policy,
-                negate=args.negate,
-                extract=args.extract,
-                max_bytes=args.max_bytes,
+                negate=options.negate,
+                extract=options.extract,
+                max_bytes=options.max_bytes,
+                select=options.select,
             )
             binding = _binding_problem(judgment, provenance)
             if binding is not None:
                 judgment = grader_error(binding[0], binding[1], judgment)
     # The same receipt, kept evidence and --format as the score contract.
-    return _deliver(args, judgment, evidence, provenance)
+    return deliver(options, judgment, evidence, provenance)
 
 
 def _binding_problem(judgment: Judgment, provenance: Provenance) -> tuple[str, str] | None:

@@ -48,7 +48,5 @@ def keep_evidence(directory: str, data: bytes, /) -> str:
                 raise FileExistsError(exc.message) from None
             existing = None  # longer than the evidence: other bytes
         if existing != data:
-            raise FileExistsError(
-                f"{ascii(path)} exists and does not hold the evidence bytes"
-            ) from None
+            raise FileExistsError(f"{ascii(path)} exists and does not hold the evidence bytes") from None
     return path

@@ -30,7 +30,8 @@ from ._io import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import Any, NoReturn, Sequence
+    from collections.abc import Sequence
+    from typing import Any, NoReturn
 
 __all__ = ["main"]
 
@@ -81,13 +82,17 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             kwargs.update(nargs=0, default=argparse.SUPPRESS)
             argparse.Action.__init__(self, option_strings, dest, **kwargs)
 
-        def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None) -> NoReturn:
+        def __call__(
+            self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None
+        ) -> NoReturn:
             raise Stop("help", parser, option_string or "--help", parser.format_help())
 
     class Version(Help):
         """--version: the same, with the version as the text."""
 
-        def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None) -> NoReturn:
+        def __call__(
+            self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None
+        ) -> NoReturn:
             from .. import __version__
 
             raise Stop("help", parser, option_string or "--version", f"scorecontract {__version__}\n")
@@ -104,7 +109,9 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             argparse.ArgumentParser.__init__(self, *args, **kwargs)
             self.register("action", "scorecontract-version", Version)
             self.add_argument(
-                "-h", "--help", action=Help,
+                "-h",
+                "--help",
+                action=Help,
                 help="show this help message and exit; obeyed only alone "
                 "(scorecontract --help, scorecontract COMMAND --help)",
             )
@@ -140,7 +147,9 @@ def _build_parser() -> argparse.ArgumentParser:
         epilog=exit_table("scorecontract"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="scorecontract-version", help="show the version and exit; obeyed only alone")
+    parser.add_argument(
+        "--version", action="scorecontract-version", help="show the version and exit; obeyed only alone"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     commands.required = True
 

@@ -24,6 +24,7 @@ receipt's ``provenance`` section says what was required and found.
 from __future__ import annotations
 
 from .._errors import InvalidEvidence, PolicyError
+from ._options import needs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
     from .._policy import Policy
 
-__all__ = ["Provenance", "add_key_arguments", "add_provenance_arguments", "key_from_args"]
+__all__ = ["Provenance", "add_key_arguments", "add_provenance_arguments", "bind", "key_option"]
 
 
 def add_key_arguments(parser: argparse._ActionsContainer) -> None:
@@ -40,8 +41,7 @@ def add_key_arguments(parser: argparse._ActionsContainer) -> None:
     keys.add_argument(
         "--key-file",
         metavar="K",
-        help="HMAC key: the bytes of file K (one final newline dropped; at least 16 bytes; "
-        "mode 600 or stricter)",
+        help="HMAC key: the bytes of file K (one final newline dropped; at least 16 bytes; mode 600 or stricter)",
     )
     keys.add_argument(
         "--key-env",
@@ -50,25 +50,28 @@ def add_key_arguments(parser: argparse._ActionsContainer) -> None:
     )
 
 
-def key_from_args(args: argparse.Namespace) -> bytes | None:
+def key_option(key_file: str | None, key_env: str | None) -> bytes | None:
     """Return the key that ``--key-file`` or ``--key-env`` names, or None.
 
-    Raises ``PolicyError`` (exit 2) for an unusable key.
+    Read as ``scorecontract.load_key`` reads a key file.  Raises
+    ``PolicyError`` (exit 2) for an unusable key.
     """
-    if args.key_file is None and args.key_env is None:
+    if key_file is None and key_env is None:
         return None  # no key asked for: hmac and hashlib stay unloaded
-    from .._sign import key_from_env, key_from_file
+    from .._sign import key_from_env, load_key
 
-    if args.key_file is not None:
-        return key_from_file(args.key_file)
-    return key_from_env(args.key_env)
+    if key_file is not None:
+        return load_key(key_file)
+    if key_env is None:  # unreachable: one of the two was given
+        return None
+    return key_from_env(key_env)
 
 
 def add_provenance_arguments(parser: argparse.ArgumentParser) -> None:
     """Register check's provenance options on *parser*."""
     group = parser.add_argument_group(
         "provenance",
-        "bind the evidence to a candidate and run, and authenticate it (see README, Provenance)",
+        "bind the evidence to a candidate and run, and authenticate it (see docs/provenance.md)",
     )
     group.add_argument(
         "--candidate",
@@ -88,37 +91,90 @@ def add_provenance_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def bind(candidate: str | None, run_id: str | None, policy: Policy) -> None:
+    """Refuse ``--candidate``/``--run-id`` as given beside *policy*, in the options' words.
+
+    The library's rule (``candidate-required``, an empty id), with the
+    message naming the command line's options rather than Python's
+    arguments, and ``--run-id`` without ``--candidate`` refused as the
+    missing option it is.
+    """
+    from .._provenance import check_binding
+
+    if candidate is None and run_id is not None and not policy.require_candidate:
+        raise needs("--run-id", "--candidate", "a run id pins one run of one candidate's evaluation")
+    try:
+        check_binding(candidate, run_id, policy)
+    except PolicyError as exc:
+        if exc.code == "candidate-required":
+            raise PolicyError(
+                exc.code,
+                f"policy {policy.version!r} requires the candidate the evidence is for: give --candidate ID",
+            ) from None
+        raise
+
+
 class Provenance:
     """What one ``check`` run requires of its evidence's provenance.
 
-    The key is held only here, for ``authenticate``; ``repr`` and the
-    receipt show its id, never the key.
+    Built from typed values, before any evidence is read: *candidate* and
+    *run_id* as given, *key* as ``key_option`` read it (or None), and
+    *signature*, the signature file's path (None without a key).  The key
+    is held only here, for ``authenticate``; ``repr`` and the receipt show
+    its id, never the key.
     """
 
     __slots__ = ("candidate", "run_id", "signature", "key_id", "authenticated", "_key")
 
-    def __init__(self, args: argparse.Namespace, policy: Policy) -> None:
-        from .._provenance import check_binding
+    candidate: str | None
+    run_id: str | None
+    signature: str | None
+    key_id: str | None
+    authenticated: bool
 
-        check_binding(args.candidate, args.run_id, policy)
-        self.candidate: str | None = args.candidate
-        self.run_id: str | None = args.run_id
-        signature: str | None = args.signature
-        self._key = key_from_args(args)
-        if self._key is None:
-            if signature is not None:
-                raise PolicyError("bad-policy", "--signature needs the key to check it with: --key-file or --key-env")
-            self.key_id: str | None = None
+    def __init__(self, *, candidate: str | None, run_id: str | None, key: bytes | None, signature: str | None) -> None:
+        if (key is None) != (signature is None):
+            raise ValueError("a key and a signature file go together")
+        self.candidate = candidate
+        self.run_id = run_id
+        self._key = key
+        self.signature = signature
+        if key is None:
+            self.key_id = None
         else:
-            if signature is None:
-                if args.path == "-":
-                    raise PolicyError("bad-policy", "evidence on standard input needs --signature FILE")
-                signature = args.path + ".sig"
             from .._sign import key_id
 
-            self.key_id = key_id(self._key)
-        self.signature = signature
+            self.key_id = key_id(key)
         self.authenticated = False
+
+    @classmethod
+    def from_options(
+        cls,
+        *,
+        path: str,
+        policy: Policy,
+        candidate: str | None,
+        run_id: str | None,
+        key_file: str | None,
+        key_env: str | None,
+        signature: str | None,
+    ) -> Provenance:
+        """Check the provenance options of ``check PATH`` and return them.
+
+        Raises ``PolicyError`` (exit 2): the binding (``bind``), the key
+        (``key_option``), ``--signature`` without a key, and evidence on
+        standard input with a key but no ``--signature`` (``missing-option``).
+        """
+        bind(candidate, run_id, policy)
+        key = key_option(key_file, key_env)
+        if key is None:
+            if signature is not None:
+                raise needs("--signature", "the key to check it with: --key-file or --key-env")
+        elif signature is None:
+            if path == "-":
+                raise needs("evidence on standard input", "--signature FILE", "there is no PATH.sig")
+            signature = path + ".sig"
+        return cls(candidate=candidate, run_id=run_id, key=key, signature=signature)
 
     def __repr__(self) -> str:
         return f"Provenance(candidate={self.candidate!r}, run_id={self.run_id!r}, key_id={self.key_id!r})"

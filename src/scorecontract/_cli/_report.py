@@ -1,27 +1,20 @@
 # SPDX-License-Identifier: MIT
-"""``scorecontract report``: gate a JSON Lines file of trials (SPEC section 6)."""
+"""``scorecontract report``: gate a JSON Lines file of trials."""
 
 from __future__ import annotations
 
-import os
-import re
-import sys
-
+from .._confidence import BOUNDS
 from .._constants import DEFAULT_MAX_BYTES, DEFAULT_MAX_LISTED, METRICS, REPORT_FORMATS
-from .._errors import PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import Any, Iterator
+    from decimal import Decimal
+    from typing import Any
 
     from .._policy import Policy
 
-__all__ = ["register"]
-
-# The report's choices, spelled out so that registering the sub-command
-# (on every run of every sub-command) does not import the report itself;
-# tests/test_lazy_exports.py keeps them equal to _report and _report_output.
+__all__ = ["ReportOptions", "register", "report_options"]
 
 _DESCRIPTION = """\
 Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
@@ -45,21 +38,47 @@ def register(commands: Any, epilog: str) -> None:
     command.add_argument("path", metavar="TRIALS", help="JSON Lines file, or - for standard input")
     population = command.add_argument_group("population (at least one is required)")
     population.add_argument("--scheduled", metavar="N", help="number of scheduled trials")
-    population.add_argument(
-        "--manifest", metavar="FILE", help="JSON array of the scheduled trial ids, no duplicates"
-    )
+    population.add_argument("--manifest", metavar="FILE", help="JSON array of the scheduled trial ids, no duplicates")
     from ._policy import add_policy_arguments
 
     # --threshold is the lowest passing score, and the lowest passing mean.
     add_policy_arguments(command)
     gate = command.add_argument_group("gate")
-    gate.add_argument(
-        "--metric", choices=METRICS, default="mean", help="the metric that decides (default mean)"
-    )
+    gate.add_argument("--metric", choices=METRICS, default="mean", help="the metric that decides (default mean)")
     gate.add_argument(
         "--min-pass-rate",
         metavar="R",
-        help="with --metric pass-rate, the lowest passing share of trials (default 1)",
+        help="the lowest passing share of trials (default 1 with --metric pass-rate); beside the mean, both must pass",
+    )
+    bounds = command.add_argument_group("confidence (decide on a bound, not the point estimate)")
+    bounds.add_argument(
+        "--confidence",
+        metavar="C",
+        help="decide on a one-sided bound at confidence C in (0.5, 1), e.g. 0.95: the pass rate's "
+        "exact Clopper-Pearson bound, the mean's --bound",
+    )
+    bounds.add_argument(
+        "--bound",
+        choices=BOUNDS,
+        default="clt",
+        help="the mean's bound: clt (central limit, default) or hoeffding (any n; needs finite score bounds)",
+    )
+    bounds.add_argument(
+        "--cluster-by",
+        metavar="QUERY",
+        help="clustered standard errors: JSONPath, JSON Pointer or member name of each trial's cluster "
+        "(needs --confidence; a trial without one is invalid)",
+    )
+    bounds.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="paired regression gate: the baseline's trials, same population and contract",
+    )
+    bounds.add_argument(
+        "--max-regression",
+        metavar="D",
+        help="with --baseline: PASS if the mean difference candidate - baseline is >= -D "
+        "(its lower bound, with --confidence)",
     )
     gate.add_argument(
         "--candidate",
@@ -72,8 +91,15 @@ def register(commands: Any, epilog: str) -> None:
         help="who reviews missing evidence: the report is REVIEW (exit 4) instead of INVALID",
     )
     output = command.add_argument_group("output")
-    output.add_argument("--format", choices=REPORT_FORMATS, default="text", help="stdout format (default text)")
-    output.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase per trial named; never overwrites")
+    output.add_argument(
+        "--format",
+        choices=REPORT_FORMATS,
+        default="text",
+        help="stdout format: text (default), json (the receipt on one line), markdown or github",
+    )
+    output.add_argument(
+        "--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase per trial named; never overwrites"
+    )
     output.add_argument("--receipt", metavar="FILE", help="also write a receipt; never overwrites")
     output.add_argument(
         "--max-listed",
@@ -85,120 +111,239 @@ def register(commands: Any, epilog: str) -> None:
         "--max-line-bytes",
         metavar="N",
         default=str(DEFAULT_MAX_BYTES),
-        help="longest line accepted, in bytes (default 1 MiB)",
+        help="longest line accepted, in bytes, or with a binary unit: 512K, 64M, 1G (default 1M)",
     )
     command.set_defaults(run=_run_report)
 
 
-def _count(option: str, text: str, *, minimum: int, code: str = "bad-policy") -> int:
-    # int() would also take " 5", "+5" and "1_000"; a count is digits only.
-    if not re.fullmatch(r"[0-9]{1,18}", text) or int(text) < minimum:
-        raise PolicyError(code, f"{option} {ascii(text)} is not a whole number >= {minimum}")
-    return int(text)
+class ReportOptions:
+    """What one ``report`` run was asked to do, as typed values.
 
+    - ``path``: the trials file as given, ``-`` for standard input;
+    - ``scheduled``, ``manifest``: the declared population;
+    - ``policy``: the ``Policy`` to apply, ``--review-owner`` included;
+    - ``metric``; ``min_pass_rate``, or None when ``--min-pass-rate`` was
+      not given (the library's default then applies);
+    - ``candidate``: the candidate every line must name, or None;
+    - ``confidence`` (or None), ``bound``, ``cluster_by`` (or None),
+      ``baseline`` and ``max_regression`` (both or neither): the bounds;
+    - ``format``, ``junit_xml``, ``receipt``, ``max_listed``: the outputs;
+    - ``max_line_bytes``: the byte limit on one line.
+    """
 
-def _policy(args: argparse.Namespace) -> Policy:
-    from ._policy import policy_from_args
-    from .._policy import Policy
-
-    policy = policy_from_args(args)
-    if args.review_owner is None:
-        return policy
-    if args.policy is not None:
-        # Same rule as --threshold beside --policy: the file's version must
-        # name the policy that was applied.
-        raise PolicyError(
-            "bad-policy",
-            "--policy cannot be combined with --review-owner; put review_owner in the file",
-        )
-    return Policy(
-        policy.threshold,
-        minimum=policy.minimum,
-        maximum=policy.maximum,
-        version=policy.version,
-        exact=policy.exact,
-        review_owner=args.review_owner,
-        require_candidate=policy.require_candidate,
+    __slots__ = (
+        "path",
+        "scheduled",
+        "manifest",
+        "policy",
+        "metric",
+        "min_pass_rate",
+        "candidate",
+        "confidence",
+        "bound",
+        "cluster_by",
+        "baseline",
+        "max_regression",
+        "format",
+        "junit_xml",
+        "receipt",
+        "max_listed",
+        "max_line_bytes",
     )
 
+    path: str
+    scheduled: int | None
+    manifest: str | None
+    policy: Policy
+    metric: str
+    min_pass_rate: int | float | Decimal | None
+    candidate: str | None
+    confidence: int | float | Decimal | None
+    bound: str
+    cluster_by: str | None
+    baseline: str | None
+    max_regression: int | float | Decimal | None
+    format: str
+    junit_xml: str | None
+    receipt: str | None
+    max_listed: int
+    max_line_bytes: int
 
-def _min_pass_rate(text: str | None, exact: bool) -> object:
-    from .._errors import InvalidEvidence
-    from .._strict_json import parse_json
+    def __init__(
+        self,
+        *,
+        path: str,
+        scheduled: int | None,
+        manifest: str | None,
+        policy: Policy,
+        metric: str,
+        min_pass_rate: int | float | Decimal | None,
+        candidate: str | None,
+        format: str,
+        confidence: int | float | Decimal | None = None,
+        bound: str = "clt",
+        cluster_by: str | None = None,
+        baseline: str | None = None,
+        max_regression: int | float | Decimal | None = None,
+        junit_xml: str | None,
+        receipt: str | None,
+        max_listed: int,
+        max_line_bytes: int,
+    ) -> None:
+        self.path = path
+        self.scheduled = scheduled
+        self.manifest = manifest
+        self.policy = policy
+        self.metric = metric
+        self.min_pass_rate = min_pass_rate
+        self.candidate = candidate
+        self.confidence = confidence
+        self.bound = bound
+        self.cluster_by = cluster_by
+        self.baseline = baseline
+        self.max_regression = max_regression
+        self.format = format
+        self.junit_xml = junit_xml
+        self.receipt = receipt
+        self.max_listed = max_listed
+        self.max_line_bytes = max_line_bytes
 
-    if text is None:
-        return 1
-    try:
-        # As --threshold: decimal text under --exact (or an exact policy).
-        return parse_json(text, exact=exact)
-    except InvalidEvidence as exc:
-        raise PolicyError(
-            "bad-threshold", f"--min-pass-rate {ascii(text)} is not a JSON number ({exc.code})"
-        ) from None
 
+def report_options(args: argparse.Namespace) -> ReportOptions:
+    """Turn ``report``'s parsed arguments into ``ReportOptions``, once.
 
-def _run_report(args: argparse.Namespace) -> int:
-    from ._io import emit
-    from .._report import report
-    from ._report_output import junit_xml_chunks, receipt_dict, render
+    Every refusal is configuration (``PolicyError``, exit 2) and comes
+    before the trials are read, taken output paths included.
+    """
+    from ._files import refuse_taken
+    from ._options import byte_count, whole_number
+    from ._policy import number_option
+    from ._provenance import bind
 
-    policy = _policy(args)
+    policy = _policy(args.threshold, args.policy, args.exact, args.review_owner)
     scheduled = None
     if args.scheduled is not None:
-        scheduled = _count("--scheduled", args.scheduled, minimum=1, code="bad-population")
-    max_listed = _count("--max-listed", args.max_listed, minimum=0)
-    max_line_bytes = _count("--max-line-bytes", args.max_line_bytes, minimum=1)
-    _refuse_taken_outputs(args)
-    from .._read import standard_input
-
-    source: Any = standard_input() if args.path == "-" else args.path
-    result = report(
-        source,
+        scheduled = whole_number("--scheduled", args.scheduled, minimum=1, code="bad-population")
+    min_pass_rate = None
+    if args.min_pass_rate is not None:
+        # As --threshold: decimal text under --exact (or an exact policy).
+        min_pass_rate = number_option("--min-pass-rate", args.min_pass_rate, policy.exact)
+    bind(args.candidate, None, policy)
+    confidence = max_regression = None
+    if args.confidence is not None:
+        confidence = number_option("--confidence", args.confidence, policy.exact)
+    if args.max_regression is not None:
+        max_regression = number_option("--max-regression", args.max_regression, policy.exact)
+    _check_bounds(args, confidence, max_regression, policy)
+    options = ReportOptions(
+        path=args.path,
         scheduled=scheduled,
         manifest=args.manifest,
         policy=policy,
         metric=args.metric,
-        min_pass_rate=_min_pass_rate(args.min_pass_rate, policy.exact),  # type: ignore[arg-type]  # validated inside
-        max_line_bytes=max_line_bytes,
-        max_listed=max_listed,
+        min_pass_rate=min_pass_rate,
         candidate=args.candidate,
+        confidence=confidence,
+        bound=args.bound,
+        cluster_by=args.cluster_by,
+        baseline=args.baseline,
+        max_regression=max_regression,
+        format=args.format,
+        junit_xml=args.junit_xml,
+        receipt=args.receipt,
+        max_listed=whole_number("--max-listed", args.max_listed, minimum=0),
+        max_line_bytes=byte_count("--max-line-bytes", args.max_line_bytes),
     )
-    shown = None if args.path == "-" else args.path
-    # The renderers end each line of their own; emit escapes within them.
-    emit(*render(result, args.format, shown).split("\n"))
-    if args.junit_xml is not None:
-        # Streamed: the XML of a million trials is never held whole.
-        _write("--junit-xml", args.junit_xml, junit_xml_chunks(result))
-    if args.receipt is not None:
-        from ._receipt import receipt_bytes
+    refuse_taken((("--junit-xml", options.junit_xml), ("--receipt", options.receipt)))
+    return options
 
-        _write("--receipt", args.receipt, receipt_bytes(receipt_dict(result)))
+
+def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: object, policy: Policy) -> None:
+    """Refuse, before reading anything, what the library would refuse: exit 2."""
+    from .._confidence import check_confidence
+    from ._options import conflict, needs
+
+    if args.bound != "clt" and confidence is None:
+        raise needs("--bound", "--confidence", "a bound without a confidence would decide nothing")
+    if args.cluster_by is not None and confidence is None:
+        raise needs("--cluster-by", "--confidence", "clusters change only a confidence bound")
+    if args.baseline is not None and max_regression is None:
+        raise needs("--baseline", "--max-regression")
+    if max_regression is not None and args.baseline is None:
+        raise needs("--max-regression", "--baseline")
+    if args.baseline is not None and args.metric != "mean":
+        raise conflict("--baseline", "--metric pass-rate", "the paired difference is of scores")
+    if args.baseline == "-" and args.path == "-":
+        raise conflict("--baseline -", "TRIALS -", "standard input can be read once")
+    check_confidence(confidence, args.bound, policy)
+
+
+def _policy(threshold: str | None, path: str | None, exact: bool, review_owner: str | None) -> Policy:
+    from ._options import conflict
+    from ._policy import policy_option
+
+    if review_owner is not None and path is not None:
+        # Same rule as --threshold beside --policy: the file's version must
+        # name the policy that was applied.
+        raise conflict("--policy", "--review-owner", "put review_owner in the file")
+    policy = policy_option(threshold, path, exact)
+    if review_owner is None:
+        return policy
+    return policy.replace(review_owner=review_owner)
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    return run_report(report_options(args))
+
+
+def run_report(options: ReportOptions) -> int:
+    """Gate the trials as *options* say, print the result, write the files."""
+    from .._report import report
+    from ._files import write_output
+    from ._io import emit
+    from ._report_output import junit_xml_chunks, render
+
+    source = standard_or_path(options.path)
+    # --min-pass-rate is passed only when given: unstated, the library's
+    # own default decides, whatever it is.
+    stated: dict[str, Any] = {}
+    if options.min_pass_rate is not None:
+        stated["min_pass_rate"] = options.min_pass_rate
+    if options.baseline is not None:
+        stated["baseline"] = standard_or_path(options.baseline)
+        stated["max_regression"] = options.max_regression
+    result = report(
+        source,
+        scheduled=options.scheduled,
+        manifest=options.manifest,
+        policy=options.policy,
+        metric=options.metric,
+        max_line_bytes=options.max_line_bytes,
+        max_listed=options.max_listed,
+        candidate=options.candidate,
+        confidence=options.confidence,
+        bound=options.bound,
+        cluster_by=options.cluster_by,
+        **stated,
+    )
+    shown = None if options.path == "-" else options.path
+    # The renderers end each line of their own; emit escapes within them.
+    emit(*render(result, options.format, shown).split("\n"))
+    if options.junit_xml is not None:
+        # Streamed: the XML of a million trials is never held whole.
+        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result))
+    if options.receipt is not None:
+        from ._receipt import receipt_bytes
+        from ._report_output import receipt_dict
+
+        write_output("--receipt", options.receipt, receipt_bytes(receipt_dict(result)))
     return result.verdict.exit_code
 
 
-def _refuse_taken_outputs(args: argparse.Namespace) -> None:
-    """Exit 2 before reading if an output path is taken, or named twice.
+def standard_or_path(path: str) -> Any:
+    """*path* as ``report()`` reads it: ``-`` is standard input."""
+    if path == "-":
+        from .._read import standard_input
 
-    Checked first so a long report is not wasted, and so ``--junit-xml``
-    naming the trials file fails before anything is read; the writer still
-    refuses a path that appears meanwhile.  ``lexists``: a dangling
-    symbolic link takes the name too.
-    """
-    named = (("--junit-xml", args.junit_xml), ("--receipt", args.receipt))
-    outputs = [(option, path) for option, path in named if path is not None]
-    for option, path in outputs:
-        if os.path.lexists(path):
-            raise PolicyError("bad-policy", f"{option} {ascii(path)} already exists; output files are never overwritten")
-    if len(outputs) == 2 and os.path.abspath(outputs[0][1]) == os.path.abspath(outputs[1][1]):
-        raise PolicyError("bad-policy", f"--junit-xml and --receipt both name {ascii(outputs[0][1])}")
-
-
-def _write(option: str, path: str, data: bytes | Iterator[bytes]) -> None:
-    from .._write import write_new_file
-
-    try:
-        write_new_file(path, data)
-    except FileExistsError:
-        raise PolicyError("bad-policy", f"{option} {ascii(path)} already exists; output files are never overwritten") from None
-    except OSError as exc:
-        raise PolicyError("bad-policy", f"cannot write {option} {ascii(path)}: {exc.strerror or exc}") from None
+        return standard_input()
+    return path

@@ -12,11 +12,13 @@ printable, and then escapes what is special to the format.
 from __future__ import annotations
 
 from .._describe import format_number
+from ._verdict_line import policy_note, verdict_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterator
+    from collections.abc import Iterator
 
+    from .._confidence import Interval
     from .._report import Metric, Report
 
 __all__ = [
@@ -63,26 +65,66 @@ def _value(metric: Metric) -> str:
 
 
 def _metric_line(report: Report, metric: Metric) -> str:
-    chosen = metric.name == report.metric
+    chosen = metric.name in report.deciding_metrics
     if metric.name == "mean":
         basis = f"threshold {format_number(metric.threshold)}"
     else:
-        basis = (
-            f"trials scoring >= {format_number(report.policy.threshold)}; "
-            f"minimum {format_number(metric.threshold)}"
-        )
+        basis = f"trials scoring >= {format_number(report.policy.threshold)}; minimum {format_number(metric.threshold)}"
     if not chosen:
         role = "shown only"
     elif report.deciding:
         role = "decides"
     else:
-        role = "does not decide: " + (
-            "evidence is missing" if report.missing else "the population is in doubt"
-        )
+        role = "does not decide: " + ("evidence is missing" if report.missing else "the population is in doubt")
     return (
         f"{_metric_name(metric)} {_value(metric)} = {format_number(metric.numerator)} / "
         f"{metric.denominator} valid trials ({basis}; {role})"
     )
+
+
+def _intervals(report: Report) -> Iterator[tuple[str, Interval, str]]:
+    """``(what, interval, compared with)`` for each bound that decided."""
+    for metric in (report.mean, report.pass_rate):
+        if metric.interval is not None:
+            yield _metric_name(metric), metric.interval, format_number(metric.threshold)
+    regression = report.regression
+    if regression is not None and regression.interval is not None:
+        limit = format_number(regression.max_regression)
+        shown = f"-{limit}" if regression.interval.side == "lower" else limit
+        yield "mean difference", regression.interval, shown
+
+
+def _interval_text(what: str, interval: Interval, threshold: str) -> str:
+    """``mean score 0.81, 95% lower bound 0.665862 (n=20, SE 0.0877) < threshold 0.8; would need ...``."""
+    if interval.side == "lower":
+        relation = ">=" if interval.meets else "<"
+    else:
+        relation = "<=" if interval.meets else ">"
+    text = f"{what} {interval.estimate:.6g}, {interval.summary()} {relation} {threshold}"
+    needed = interval.needed()
+    return f"{text}; {needed}" if needed else text
+
+
+def _regression_lines(report: Report) -> list[str]:
+    regression = report.regression
+    if regression is None:
+        return []
+    base = regression.baseline
+    lines = [
+        f"baseline: {base.size} bytes, sha256 {base.sha256}: valid {base.valid}, invalid {base.invalid}, "
+        f"ignored reruns {base.ignored}, missing {base.missing}",
+        f"paired: {_printable(regression.text())}",
+    ]
+    for count, listed, side in (
+        (regression.only_candidate, regression.only_candidate_trials, "the candidate"),
+        (regression.only_baseline, regression.only_baseline_trials, "the baseline"),
+    ):
+        if count:
+            lines.append(f"valid only in {side}: {count}")
+            lines.extend(f"  {shown_id(trial_id)}" for trial_id in listed)
+            if count > len(listed):
+                lines.append(f"  ... and {count - len(listed)} more, not listed")
+    return lines
 
 
 def _by_code(report: Report) -> str:
@@ -91,30 +133,29 @@ def _by_code(report: Report) -> str:
 
 def render_text(report: Report, source: str | None = None) -> str:
     """The human summary: verdict line first, then counts, metrics, lists."""
-    lines = [f"{report.verdict.value} {report.code}: {_printable(report.message)}"]
+    lines = [_verdict(report)]
     if source is not None:
         lines.append(f"trials: {_printable(source)} ({report.size} bytes, sha256 {report.sha256})")
     lines.append(f"scheduled {report.scheduled}: valid {report.valid}, missing {report.missing}")
     lines.append(
-        f"observed {report.observed}: valid {report.valid}, invalid {report.invalid}, "
-        f"ignored reruns {report.ignored}"
+        f"observed {report.observed}: valid {report.valid}, invalid {report.invalid}, ignored reruns {report.ignored}"
     )
     lines.append(_metric_line(report, report.mean))
     lines.append(_metric_line(report, report.pass_rate))
+    for what, interval, threshold in _intervals(report):
+        if what != "mean difference":  # the paired line below shows it
+            lines.append(f"bound: {_interval_text(what, interval, threshold)}")
+    lines.extend(_regression_lines(report))
     if report.invalid:
         lines.append(f"invalid observations: {report.invalid} ({_by_code(report)})")
         for item in report.invalid_observations:
-            lines.append(
-                f"  line {item.line}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}"
-            )
+            lines.append(f"  line {item.line}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}")
         if report.invalid_not_listed:
             lines.append(f"  ... and {report.invalid_not_listed} more, not listed")
     if report.ignored:
         lines.append(f"ignored reruns: {report.ignored}")
         for item in report.ignored_observations:
-            lines.append(
-                f"  line {item.line}: {shown_id(item.trial_id)}: evidence is line {item.evidence_line}"
-            )
+            lines.append(f"  line {item.line}: {shown_id(item.trial_id)}: evidence is line {item.evidence_line}")
         if report.ignored_not_listed:
             lines.append(f"  ... and {report.ignored_not_listed} more, not listed")
     if report.missing:
@@ -126,15 +167,20 @@ def render_text(report: Report, source: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_json(report: Report) -> str:
-    """``Report.as_dict()`` as ASCII JSON: lone surrogates become ``\\udXXX``."""
-    import json
-
-    from ._receipt import json_default
-
-    return json.dumps(
-        report.as_dict(), indent=2, ensure_ascii=True, allow_nan=False, default=json_default
+def _verdict(report: Report) -> str:
+    return verdict_line(
+        report.verdict.value,
+        report.code,
+        _printable(report.message),
+        version=_printable(report.policy.version),
     )
+
+
+def render_json(report: Report) -> str:
+    """The receipt on one line, as ``check --format json`` prints its own."""
+    from ._receipt import receipt_text
+
+    return receipt_text(receipt_dict(report))
 
 
 # CommonMark: any ASCII punctuation may be backslash-escaped, so escaping
@@ -153,7 +199,7 @@ def render_markdown(report: Report, source: str | None = None) -> str:
     lines = [
         f"### scorecontract report: {verdict}",
         "",
-        f"**{verdict}** `{report.code}`: {_md(report.message)}",
+        f"**{verdict}** `{report.code}`: {_md(report.message)} {_md(policy_note(report.policy.version))}",
         "",
     ]
     if source is not None:
@@ -168,11 +214,31 @@ def render_markdown(report: Report, source: str | None = None) -> str:
         "| --- | ---: | ---: | ---: | ---: | --- |",
     ]
     for metric in (report.mean, report.pass_rate):
-        decides = "yes" if metric.name == report.metric and report.deciding else "no"
+        decides = "yes" if metric.name in report.deciding_metrics and report.deciding else "no"
         lines.append(
             f"| {_metric_name(metric)} | {_value(metric)} | {format_number(metric.numerator)} "
             f"| {metric.denominator} | {format_number(metric.threshold)} | {decides} |"
         )
+    bounds = list(_intervals(report))
+    if bounds:
+        lines += [
+            "",
+            "| bound on | estimate | confidence | method | side | bound | n | SE | compared with | meets |",
+            "| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |",
+        ]
+        for what, interval, threshold in bounds:
+            lines.append(
+                f"| {what} | {interval.estimate:.6g} | {_md(format_number(interval.confidence))} "
+                f"| {_md(interval.method)} | {interval.side} | {_md(interval.shown_bound())} "
+                f"| {interval.n} | {_md(interval.shown_se())} | {_md(threshold)} | {'yes' if interval.meets else 'no'} |"
+            )
+            needed = interval.needed()
+            if needed:
+                lines += ["", _md(needed.capitalize()) + "."]
+    regression_lines = _regression_lines(report)
+    if regression_lines:
+        lines += ["", "#### Paired comparison with the baseline", ""]
+        lines += [f"- {_md(line.strip())}" for line in regression_lines]
     if report.invalid:
         lines += [
             "",
@@ -182,17 +248,13 @@ def render_markdown(report: Report, source: str | None = None) -> str:
             "| ---: | --- | --- | --- |",
         ]
         for item in report.invalid_observations:
-            lines.append(
-                f"| {item.line} | {_md(shown_id(item.trial_id))} | `{item.code}` | {_md(item.message)} |"
-            )
+            lines.append(f"| {item.line} | {_md(shown_id(item.trial_id))} | `{item.code}` | {_md(item.message)} |")
         if report.invalid_not_listed:
             lines += ["", f"... and {report.invalid_not_listed} more, not listed."]
     if report.ignored:
         lines += ["", f"#### Ignored reruns: {report.ignored}", ""]
         for item in report.ignored_observations:
-            lines.append(
-                f"- line {item.line}: {_md(shown_id(item.trial_id))} (evidence is line {item.evidence_line})"
-            )
+            lines.append(f"- line {item.line}: {_md(shown_id(item.trial_id))} (evidence is line {item.evidence_line})")
         if report.ignored_not_listed:
             lines.append(f"- ... and {report.ignored_not_listed} more, not listed")
     if report.missing:
@@ -249,13 +311,20 @@ def render_github(report: Report, source: str | None = None) -> str:
                 title="missing trial evidence",
             )
         )
-    chosen = report.mean if report.metric == "mean" else report.pass_rate
+    parts = [
+        f"{_metric_name(metric)} {_value(metric)} = {format_number(metric.numerator)} / {metric.denominator}"
+        for metric in (report.mean, report.pass_rate)
+        if metric.name in report.deciding_metrics
+    ]
+    parts += [_interval_text(what, interval, threshold) for what, interval, threshold in _intervals(report)]
+    if report.regression is not None and report.regression.interval is None:
+        parts.append(report.regression.text())
+    shown = "; ".join(parts)
     summary = (
-        f"{report.verdict.value} {report.code}: {_printable(report.message)} -- "
+        f"{_verdict(report)} -- "
         f"scheduled {report.scheduled}, observed {report.observed}, valid {report.valid}, "
         f"invalid {report.invalid}, ignored {report.ignored}, missing {report.missing}; "
-        f"{_metric_name(chosen)} {_value(chosen)} = {format_number(chosen.numerator)} / "
-        f"{chosen.denominator}"
+        f"{shown}"
     )
     command = "notice" if report.verdict.releases else "error"
     lines.append(workflow_command(command, summary, title="scorecontract report"))
@@ -279,9 +348,7 @@ def _xml(text: str) -> str:
     The text is printable by then (``_printable``), but a trial id may
     still hold ``&``, ``<`` or ``"``.
     """
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _junit_cases(report: Report) -> Iterator[tuple[str, str, str, str]]:
@@ -308,8 +375,7 @@ def _junit_cases(report: Report) -> Iterator[tuple[str, str, str, str]]:
             f"({unnamed} scheduled {trials} never named in the file)",
             "MISSING",
             "missing-evidence",
-            f"{unnamed} of {report.scheduled} scheduled {trials} have no observation: "
-            "the file never names them",
+            f"{unnamed} of {report.scheduled} scheduled {trials} have no observation: the file never names them",
         )
 
 
@@ -349,6 +415,8 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
         ("ignored", str(report.ignored)),
         ("missing", str(report.missing)),
         ("sha256", report.sha256),
+        ("policy", _printable(report.policy.version)),
+        *_bound_properties(report),
     ):
         parts.append(f'<property name="{name}" value="{_xml(value)}" />')
     parts.append("</properties>\n")
@@ -360,10 +428,7 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
         elif status == "FAIL":
             part = f'{case}><failure type="{_xml(code)}" message="{_xml(message)}" /></testcase>\n'
         else:
-            part = (
-                f'{case}><error type="{_xml(code)}" message="{_xml(status + ": " + message)}" />'
-                "</testcase>\n"
-            )
+            part = f'{case}><error type="{_xml(code)}" message="{_xml(status + ": " + message)}" /></testcase>\n'
         parts.append(part)
         size += len(part)
         if size >= _JUNIT_CHUNK:
@@ -374,6 +439,41 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
 
 
 _JUNIT_CHUNK = 64 * 1024
+
+
+def _bound_properties(report: Report) -> Iterator[tuple[str, str]]:
+    """JUnit properties for each bound that decided, and the paired comparison."""
+    if report.confidence is not None:
+        yield "confidence", format_number(report.confidence)
+    for key, metric in (("mean", report.mean), ("pass_rate", report.pass_rate)):
+        if metric.interval is not None:
+            yield from _interval_properties(key, metric.interval)
+    regression = report.regression
+    if regression is not None:
+        yield "baseline_sha256", regression.baseline.sha256
+        yield "max_regression", format_number(regression.max_regression)
+        yield "pairs", str(regression.pairs)
+        yield "mean_difference", "n/a" if regression.mean_difference is None else repr(regression.mean_difference)
+        yield "only_candidate", str(regression.only_candidate)
+        yield "only_baseline", str(regression.only_baseline)
+        if regression.interval is not None:
+            yield from _interval_properties("difference", regression.interval)
+
+
+def _interval_properties(key: str, interval: Interval) -> Iterator[tuple[str, str]]:
+    yield f"{key}_bound_method", interval.method
+    yield f"{key}_bound_side", interval.side
+    yield f"{key}_estimate", repr(interval.estimate)
+    yield f"{key}_bound", repr(interval.bound)
+    yield f"{key}_bound_n", str(interval.n)
+    if interval.se is not None:
+        yield f"{key}_se", repr(interval.se)
+    if interval.unpaired_se is not None:
+        yield f"{key}_unpaired_se", repr(interval.unpaired_se)
+    if interval.clusters is not None:
+        yield f"{key}_clusters", str(interval.clusters)
+    if interval.trials_needed is not None:
+        yield f"{key}_trials_needed", str(interval.trials_needed)
 
 
 def _utf8(text: str) -> bytes:
@@ -389,17 +489,14 @@ def junit_xml_bytes(report: Report) -> bytes:
 
 
 def receipt_dict(report: Report) -> dict[str, object]:
-    """The receipt: the report's JSON plus the library version.
+    """The receipt: ``Report.as_dict()`` plus the receipt family's keys.
 
     Deterministic for the same input, population and policy: no clock, no
     path, and the input's SHA-256 covers every byte read.  A trial id
     holding a lone surrogate is shown as ``escape()`` shows it, so the
     receipt loads with ``scorecontract.loads``.
     """
-    from .. import __version__
     from ._escape import loadable
+    from ._receipt import stamp
 
-    receipt = report.as_dict()
-    receipt["receipt"] = "scorecontract report"
-    receipt["scorecontract_version"] = __version__
-    return loadable(receipt)
+    return loadable(stamp(report.as_dict(), "report"))

@@ -16,14 +16,15 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-__all__ = ["register"]
+__all__ = ["SignOptions", "register", "sign_options"]
 
 _DESCRIPTION = """\
 Write a detached HMAC-SHA256 signature of the exact bytes of PATH to
-PATH.sig (or --output FILE), never replacing an existing file:
-{"algorithm": "hmac-sha256", "key_id": "<16 hex>", "signature": "<64 hex>"}.
-The key comes from --key-file or --key-env, never from the command line.
-Prints the signature file's path."""
+PATH.sig (or --output FILE), never replacing an existing file: one JSON
+object, {"algorithm": "hmac-sha256", "key_id": "<16 hex>", "kind":
+"signature", "receipt_version": 2, "scorecontract_version": "...",
+"signature": "<64 hex>"}.  The key comes from --key-file or --key-env,
+never from the command line.  Prints the signature file's path."""
 
 
 def register(commands: Any, epilog: str) -> None:
@@ -45,41 +46,79 @@ def register(commands: Any, epilog: str) -> None:
     command.add_argument(
         "--max-bytes",
         metavar="N",
-        type=int,
-        default=DEFAULT_MAX_BYTES,
-        help="largest evidence signed, in bytes (default 1 MiB, as check reads)",
+        default=str(DEFAULT_MAX_BYTES),
+        help="largest evidence signed, in bytes, or with a binary unit: 512K, 64M, 1G (default 1M, as check reads)",
     )
     command.set_defaults(run=_run_sign)
 
 
-def _run_sign(args: argparse.Namespace) -> int:
-    from ._io import emit
-    from ._provenance import key_from_args
-    from .._read import read_bounded, read_evidence_file, standard_input
-    from .._write import write_new_file
-    from .._sign import sign
+class SignOptions:
+    """What one ``sign`` run was asked to do, as typed values.
 
-    key = key_from_args(args)
+    ``path`` (``-`` for standard input), ``key`` (as ``load_key`` reads
+    it), ``output`` (the signature file to write) and ``max_bytes``.
+    """
+
+    __slots__ = ("path", "key", "output", "max_bytes")
+
+    path: str
+    key: bytes
+    output: str
+    max_bytes: int
+
+    def __init__(self, *, path: str, key: bytes, output: str, max_bytes: int) -> None:
+        self.path = path
+        self.key = key
+        self.output = output
+        self.max_bytes = max_bytes
+
+    def __repr__(self) -> str:
+        # Never the key.
+        return f"SignOptions(path={self.path!r}, output={self.output!r}, max_bytes={self.max_bytes})"
+
+
+def sign_options(args: argparse.Namespace) -> SignOptions:
+    """Turn ``sign``'s parsed arguments into ``SignOptions``, once.
+
+    Refused (exit 2): no key (``bad-key``) or an unusable one, a bad
+    ``--max-bytes`` (``bad-option``), standard input without ``--output``
+    (``missing-option``), and a signature file that exists already
+    (``output-exists``), before the evidence is read.
+    """
+    import os
+
+    from ._files import exists
+    from ._options import byte_count, needs
+    from ._provenance import key_option
+
+    key = key_option(args.key_file, args.key_env)
     if key is None:
         raise PolicyError("bad-key", "sign needs a key: --key-file K or --key-env VAR")
-    if args.max_bytes < 1:
-        raise PolicyError("bad-policy", "--max-bytes must be a positive number of bytes")
+    max_bytes = byte_count("--max-bytes", args.max_bytes)
     output: str | None = args.output
     if output is None:
         if args.path == "-":
-            raise PolicyError("bad-policy", "evidence on standard input needs --output FILE")
+            raise needs("evidence on standard input", "--output FILE", "there is no PATH.sig")
         output = args.path + ".sig"
+    if os.path.lexists(output):
+        raise exists("signature file", output)
+    return SignOptions(path=args.path, key=key, output=output, max_bytes=max_bytes)
+
+
+def _run_sign(args: argparse.Namespace) -> int:
+    return run_sign(sign_options(args))
+
+
+def run_sign(options: SignOptions) -> int:
+    """Sign the evidence, write the signature file, print its path."""
+    from .._sign import sign
+    from ._deliver import read_evidence
+    from ._files import write_output
+    from ._io import emit
+
     # The same bounded read as check, so what is signed is what the gate
     # can read.  An unreadable file is InvalidEvidence: exit 3.
-    if args.path == "-":
-        evidence = read_bounded(standard_input(), args.max_bytes)
-    else:
-        evidence = read_evidence_file(args.path, args.max_bytes)
-    try:
-        write_new_file(output, sign(evidence, key=key).encode("ascii"))
-    except FileExistsError:
-        raise PolicyError("bad-policy", f"signature file {ascii(output)} already exists; not overwritten") from None
-    except OSError as exc:
-        raise PolicyError("bad-policy", f"cannot write signature file {ascii(output)}: {exc.strerror or exc}") from None
-    emit(output)
+    evidence = read_evidence(options.path, options.max_bytes)
+    write_output("signature file", options.output, sign(evidence, key=options.key).encode("ascii"))
+    emit(options.output)
     return 0

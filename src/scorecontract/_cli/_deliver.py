@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: MIT
+"""What every ``check`` run does with its evidence and its result.
+
+Shared by the score contract (``_check``) and the judgment contract
+(``_judgment``): reading the evidence once, within its byte limit, and
+delivering the result -- keeping the evidence, writing the receipt,
+printing the result line.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .._evaluate import Decision
+    from .._judgment import Judgment
+    from ._check import CheckOptions
+    from ._provenance import Provenance
+
+__all__ = ["deliver", "read_evidence"]
+
+
+def read_evidence(path: str, max_bytes: int, /) -> bytes:
+    """Return the evidence bytes at *path* (``-``: standard input).
+
+    Raises ``InvalidEvidence`` when nothing complete can be read (missing,
+    unreadable, not a regular file, over *max_bytes*); a ``too-large``
+    message says how to raise the limit.
+    """
+    from .._errors import InvalidEvidence
+    from .._read import read_bounded, read_evidence_file, standard_input
+
+    try:
+        if path == "-":
+            return read_bounded(standard_input(), max_bytes)
+        return read_evidence_file(path, max_bytes)
+    except InvalidEvidence as exc:
+        if exc.code != "too-large":
+            raise
+        raise InvalidEvidence(
+            exc.code,
+            f"{exc.message}; raise the limit with --max-bytes, which takes binary units (--max-bytes 64M is 64 MiB)",
+        ) from None
+
+
+def deliver(
+    options: CheckOptions,
+    decision: Decision | Judgment,
+    evidence: bytes | None,
+    provenance: Provenance,
+    /,
+) -> int:
+    """Keep the evidence, write the receipt, print the result line; return the status.
+
+    A receipt or a kept copy that cannot be written exits 2, whatever the
+    verdict: the run was asked to leave a record and did not, so it must
+    not count as a release (the result line is still printed, so the
+    verdict is not lost).  ``--keep-evidence`` when nothing was read (a
+    missing file) keeps nothing and says so; the status stays the
+    verdict's, which is INVALID then.
+    """
+    from .._errors import PolicyError
+    from ._check_output import check_receipt, result_line
+    from ._io import EXIT_USAGE, emit, warn
+
+    if options.format == "text" and options.receipt is None and options.keep_evidence is None:
+        # The common release-script call: one line, no record asked for, so
+        # no hashing (hashlib alone costs more than the decision).
+        emit(result_line(decision, format="text", path=options.path))
+        return decision.verdict.exit_code
+    receipt = check_receipt(
+        decision,
+        path=options.path,
+        evidence=evidence,
+        # Built only with the receipt: it reads the evidence once more.
+        provenance=provenance.receipt_section(evidence),
+    )
+    problems: list[str] = []
+    notes: list[str] = []
+    if options.keep_evidence is not None:
+        if evidence is None:
+            notes.append(
+                f"scorecontract: note: nothing kept in {ascii(options.keep_evidence)}: "
+                f"no evidence bytes were read ({decision.code})"
+            )
+        else:
+            from ._files import refusal
+            from ._keep import keep_evidence
+
+            try:
+                keep_evidence(options.keep_evidence, evidence)
+            except OSError as exc:
+                message = f"cannot keep the evidence in {ascii(options.keep_evidence)}"
+                problems.append(str(refusal(exc, message)))
+    if options.receipt is not None:
+        from ._files import write_output
+        from ._receipt import receipt_bytes
+
+        try:
+            write_output("receipt", options.receipt, receipt_bytes(receipt))
+        except PolicyError as exc:
+            problems.append(str(exc))
+    emit(result_line(decision, format=options.format, path=options.path, receipt=receipt))
+    warn(*notes, *(f"scorecontract: error: {problem}" for problem in problems))
+    return EXIT_USAGE if problems else decision.verdict.exit_code

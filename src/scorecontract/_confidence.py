@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: MIT
+"""Confidence-bounded decisions for a report's metrics (docs/reports.md).
+
+``_stats`` computes the bounds from exact sums; this module chooses which
+bound a metric decides on, keeps what was decided as an immutable value
+(``Interval``, kept in reports and receipts), and words it.  Every number
+shown beside a threshold is rounded against PASS, as the bound itself is:
+a lower bound of 0.7999996 is shown as 0.799999, never as 0.8, so no
+message reads "0.8 < threshold 0.8".
+"""
+
+from __future__ import annotations
+
+from ._describe import describe_value, format_number
+from ._errors import InvalidEvidence, PolicyError
+from ._value import Value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+    from ._policy import Policy
+    from ._score import Number
+    from ._stats import Bound, Sums
+
+__all__ = ["BOUNDS", "Interval", "check_confidence", "direction", "mean_bound", "pass_rate_bound"]
+
+BOUNDS = ("clt", "hoeffding")
+
+_HINT = " (in a report: bound='hoeffding', --bound hoeffding; or the pass rate's Clopper-Pearson)"
+
+
+class Interval(Value):
+    """The one-sided confidence bound a metric decided on.
+
+    Attributes: ``method`` (``"clopper-pearson"``, ``"clt"``,
+    ``"clustered-clt"`` or ``"hoeffding"``), ``side`` (``"lower"``: PASS
+    needs ``bound >= threshold``; ``"upper"``: ``bound <= threshold``),
+    ``confidence`` (as given), ``n`` (the trials, or pairs, that decided),
+    ``estimate`` (the point estimate, a float), ``bound`` (a float rounded
+    against PASS), ``se`` (the standard error, or None), ``clusters``
+    (their number, or None), ``unpaired_se`` (for a paired bound, or None),
+    ``meets`` (whether the bound is on the PASS side of the threshold) and
+    ``trials_needed`` (about how many trials the same estimate and
+    variance would need to pass, or None when none would, or it passes).
+    """
+
+    __slots__ = (
+        "method",
+        "side",
+        "confidence",
+        "n",
+        "estimate",
+        "bound",
+        "se",
+        "clusters",
+        "unpaired_se",
+        "meets",
+        "trials_needed",
+    )
+    _shown = ("method", "side", "confidence", "n", "estimate", "bound", "se")
+
+    method: str
+    side: str
+    confidence: Number
+    n: int
+    estimate: float
+    bound: float
+    se: float | None
+    clusters: int | None
+    unpaired_se: float | None
+    meets: bool
+    trials_needed: int | None
+
+    def __init__(self, bound: Bound, threshold: Number) -> None:
+        meets = bound.meets(threshold)
+        self._fill(
+            method=bound.method,
+            side=bound.side,
+            confidence=bound.confidence,
+            n=bound.n,
+            estimate=bound.estimate,
+            bound=bound.bound,
+            se=bound.se,
+            clusters=bound.clusters,
+            unpaired_se=bound.unpaired_se,
+            meets=meets,
+            trials_needed=None if meets else bound.trials_needed(threshold),
+        )
+
+    def summary(self) -> str:
+        """``95% lower bound 0.665862 (n=20, SE 0.0876)``.
+
+        The bound has six significant digits, rounded against PASS (down
+        for a lower bound, up for an upper one); the standard errors three,
+        to nearest (they are shown, never compared).
+        """
+        details = [f"n={self.n}"]
+        if self.se is not None:
+            details.append(f"SE {self.shown_se()}")
+        if self.unpaired_se is not None:
+            details.append(f"unpaired SE {self.unpaired_se:.3g}")
+        if self.clusters is not None:
+            details.append(f"{self.clusters} clusters")
+        name = "" if self.method in ("clt", "clustered-clt") else f" ({self.method})"
+        return f"{_percent(self.confidence)} {self.side} bound{name} {self.shown_bound()} ({', '.join(details)})"
+
+    def shown_bound(self) -> str:
+        """The bound to six significant digits, rounded against PASS."""
+        return _digits(self.bound, 6, up=self.side == "upper")
+
+    def shown_se(self) -> str:
+        """The standard error to three significant digits, or ``n/a``."""
+        return "n/a" if self.se is None else f"{self.se:.3g}"
+
+    def needed(self) -> str:
+        """``would need about N trials at this variance``, or why none would."""
+        if self.meets:
+            return ""
+        if self.trials_needed is None:
+            return "no number of trials would pass at this estimate"
+        basis = {
+            "clopper-pearson": "at this pass rate",
+            "hoeffding": "at this mean",
+        }.get(self.method, "at this variance")
+        return f"would need about {self.trials_needed} trials {basis}"
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the interval as a JSON-ready dict."""
+        return {
+            "method": self.method,
+            "side": self.side,
+            "confidence": self.confidence,
+            "n": self.n,
+            "estimate": self.estimate,
+            "bound": self.bound,
+            "se": self.se,
+            "clusters": self.clusters,
+            "unpaired_se": self.unpaired_se,
+            "meets_threshold": self.meets,
+            "trials_needed": self.trials_needed,
+        }
+
+
+def _digits(value: float, digits: int, *, up: bool) -> str:
+    """*value* to *digits* significant digits, rounded up or down, never to nearest."""
+    import decimal
+
+    context = decimal.Context(
+        prec=digits,
+        rounding=decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR,
+        Emin=decimal.MIN_EMIN,
+        Emax=decimal.MAX_EMAX,
+        traps=[],
+    )
+    # Decimal(float) is exact; plus() rounds it once, in the stated direction.
+    rounded = context.plus(decimal.Decimal(value))
+    return f"{rounded:g}" if rounded.adjusted() >= -5 else f"{rounded:e}"
+
+
+def _percent(confidence: Number) -> str:
+    from decimal import Decimal
+
+    from ._score import to_decimal
+
+    # Times 100 by moving the exponent: exact, whatever the thread's context.
+    sign, digits, exponent = to_decimal(confidence).as_tuple()
+    text = format(Decimal((sign, digits, exponent + 2)), "f")  # type: ignore[operator]
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def direction(policy: Policy) -> str:
+    """The policy's direction, ``"higher"`` (the default) or ``"lower"``.
+
+    Read with a default so a policy without the attribute is "higher is
+    better", as every policy was before directions existed.
+    """
+    value = getattr(policy, "direction", "higher")
+    if value not in ("higher", "lower"):
+        raise PolicyError("bad-policy", f"direction must be 'higher' or 'lower', not {describe_value(value)}")
+    return str(value)
+
+
+def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
+    """Refuse a bad *confidence* or *bound* as configuration (``PolicyError``)."""
+    if type(bound) is not str or bound not in BOUNDS:
+        raise PolicyError("bad-policy", f"bound must be 'clt' or 'hoeffding', not {describe_value(bound)}")
+    if confidence is None:
+        if bound != "clt":
+            # No silently ignored option: a bound without a confidence
+            # would decide nothing.
+            raise PolicyError("bad-policy", f"bound {bound!r} needs a confidence (--confidence C)")
+        return
+    from ._stats import _alpha
+
+    _alpha(confidence)
+    if bound == "hoeffding":
+        import math
+
+        for name in ("minimum", "maximum"):
+            value = getattr(policy, name)
+            # A null bound (unbounded on that side) has no finite range at all.
+            if value is None or not math.isfinite(value):
+                raise PolicyError(
+                    "bad-bounds",
+                    f"the Hoeffding bound needs finite score bounds; the policy's {name} is "
+                    f"{'unbounded (null)' if value is None else format_number(value)}",
+                )
+
+
+def pass_rate_bound(passed: int, valid: int, confidence: Number, threshold: Number) -> Interval:
+    """The Clopper-Pearson lower bound for *passed* of *valid* trials."""
+    from ._stats import clopper_pearson
+
+    return Interval(clopper_pearson(passed, valid, confidence=confidence, side="lower"), threshold)
+
+
+def mean_bound(
+    sums: Sums,
+    confidence: Number,
+    threshold: Number,
+    method: str,
+    policy: Policy,
+    clusters: list[tuple[int, int | Decimal]] | None = None,
+) -> Interval:
+    """The CLT (or Hoeffding) bound on the mean; ``InvalidEvidence`` if none.
+
+    The side follows the policy's direction: a lower bound when higher
+    scores are better, an upper one when lower are.
+    """
+    from ._stats import clt_bound, hoeffding_bound
+
+    side = "upper" if direction(policy) == "lower" else "lower"
+    try:
+        if method == "hoeffding":
+            low, high = policy.minimum, policy.maximum
+            if low is None or high is None:  # check_confidence refused it already
+                raise PolicyError("bad-bounds", "the Hoeffding bound needs finite score bounds")
+            bound = hoeffding_bound(sums, confidence=confidence, minimum=low, maximum=high, side=side)
+        else:
+            bound = clt_bound(sums, confidence=confidence, side=side, clusters=clusters)
+    except InvalidEvidence as exc:
+        raise InvalidEvidence(exc.code, exc.message + _HINT) from None
+    return Interval(bound, threshold)

@@ -1,0 +1,621 @@
+# SPDX-License-Identifier: MIT
+"""Every option the user states decides the run, or the run is refused.
+
+Two tables.  ``REFUSED``: combinations no run can honour, each exiting 2
+before anything is read, with its own reason code (or argparse's refusal
+of an option the command does not have).  ``TAKES_EFFECT``: options whose
+effect depends on another option or on the input, each shown to change
+what the run does.  An option silently dropped in some combination would
+be a row in neither table, so a new option or combination belongs in one.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+import pytest
+
+from scorecontract import sign
+from scorecontract._cli import main
+from support import FIXTURES
+
+KEY = b"0123456789abcdef0123456789abcdef"
+PASS = str(FIXTURES / "pass-0.9.json")
+FLAPPING = str(FIXTURES / "reports" / "flapping.jsonl")
+CLUSTERED = str(FIXTURES / "reports" / "clustered.jsonl")
+CANDIDATE = str(FIXTURES / "reports" / "candidate.jsonl")
+BASELINE = str(FIXTURES / "reports" / "baseline.jsonl")
+TRIALS = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": NaN}\n{"trial_id": "c", "score": 0.7}\n'
+
+
+@pytest.fixture
+def place(tmp_path, monkeypatch):
+    """A working directory holding every file the tables name."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "key").write_bytes(KEY + b"\n")
+    os.chmod(tmp_path / "key", 0o600)
+    (tmp_path / "policy.json").write_text('{"version": "rel-7", "threshold": 0.85, "exact": false}')
+    (tmp_path / "bound.json").write_text(
+        '{"version": "bound-1", "threshold": 0.8, "exact": false, "require_candidate": true}'
+    )
+    (tmp_path / "envelope.json").write_bytes(b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}')
+    (tmp_path / "envelope.json.sig").write_text(sign(b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}', key=KEY))
+    (tmp_path / "judgment.json").write_bytes(b'{"pass": true, "score": 0.9}')
+    (tmp_path / "answer.txt").write_bytes(b'The grader says:\n```json\n{"pass": true}\n```\n')
+    (tmp_path / "trials.jsonl").write_bytes(TRIALS)
+    (tmp_path / "taken.json").write_bytes(b"someone else's\n")
+    (tmp_path / "pass.json.sig").write_bytes(b"taken\n")
+    (tmp_path / "pass.json").write_bytes(b'{"score": 0.9}')
+    (tmp_path / "lm.json").write_bytes(
+        b'{"results": {"mmlu": {"acc,none": 0.61, "acc_stderr,none": "N/A"}}, "status": "done", "big": "'
+        + b"x" * 920
+        + b'"}'
+    )
+    (tmp_path / "lm-nan.json").write_bytes(b'{"results": {"mmlu": {"acc,none": 0.61, "acc_stderr,none": NaN}}}')
+    (tmp_path / "ppl.json").write_bytes(b'{"results": {"wikitext": {"word_perplexity,none": 12.5}}}')
+    (tmp_path / "judgments.json").write_bytes(b'{"runs": [{"judgment": {"pass": false}}]}')
+    monkeypatch.setattr(sys, "stdin", _Stdin(b'{"score": 0.9}'))
+    return tmp_path
+
+
+class _Stdin:
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def run(argv, capsys):
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# (id, argv, code): code None means argparse refuses (an option the command
+# does not have, or two mutually exclusive ones).
+REFUSED = [
+    # check: judgment options outside the judgment contract.
+    ("check --negate without --contract judgment", ["check", "--negate", PASS], "missing-option"),
+    ("check --extract without --contract judgment", ["check", "--extract", PASS], "missing-option"),
+    (
+        "check --contract judgment --exact without a threshold",
+        ["check", "--contract", "judgment", "--exact", "judgment.json"],
+        "missing-option",
+    ),
+    # check: --policy stands alone.
+    ("check --policy --threshold", ["check", "--policy", "policy.json", "--threshold", "0.5", PASS], "option-conflict"),
+    ("check --policy --exact", ["check", "--policy", "policy.json", "--exact", PASS], "option-conflict"),
+    (
+        "check judgment --policy --threshold",
+        ["check", "--contract", "judgment", "--policy", "policy.json", "--threshold", "0.5", "judgment.json"],
+        "option-conflict",
+    ),
+    # check: provenance.
+    ("check --run-id without --candidate", ["check", "--run-id", "r-1", "envelope.json"], "missing-option"),
+    (
+        "check --signature without a key",
+        ["check", "--signature", "envelope.json.sig", "envelope.json"],
+        "missing-option",
+    ),
+    ("check - with a key but no --signature", ["check", "--key-file", "key", "-"], "missing-option"),
+    ("check --key-file --key-env", ["check", "--key-file", "key", "--key-env", "K", PASS], None),
+    ("check policy requiring --candidate", ["check", "--policy", "bound.json", PASS], "candidate-required"),
+    (
+        "check judgment policy requiring --candidate",
+        ["check", "--contract", "judgment", "--policy", "bound.json", "judgment.json"],
+        "candidate-required",
+    ),
+    # check: selection and the policy options beyond --threshold.
+    ("check --select malformed", ["check", "--select", "$.a[", "lm.json"], "bad-selector"),
+    ("check --select not a query", ["check", "--select", "results", "lm.json"], "bad-selector"),
+    ("check --require malformed", ["check", "--require", "$.a ==", "lm.json"], "bad-selector"),
+    ("check --policy --require", ["check", "--policy", "policy.json", "--require", "$.a", PASS], "option-conflict"),
+    (
+        "check --policy --direction",
+        ["check", "--policy", "policy.json", "--direction", "lower", PASS],
+        "option-conflict",
+    ),
+    ("check --policy --min", ["check", "--policy", "policy.json", "--min", "0", PASS], "option-conflict"),
+    ("check --policy --max", ["check", "--policy", "policy.json", "--max", "none", PASS], "option-conflict"),
+    (
+        "check --policy --nonfinite-elsewhere",
+        ["check", "--policy", "policy.json", "--nonfinite-elsewhere", "refuse", PASS],
+        "option-conflict",
+    ),
+    ("check --direction sideways", ["check", "--direction", "sideways", PASS], None),
+    ("check --max nan", ["check", "--max", "nan", PASS], "bad-bounds"),
+    ("check --min null", ["check", "--min", "null", PASS], "bad-bounds"),
+    ("check --max below the threshold", ["check", "--max", "0.5", PASS], "bad-threshold"),
+    (
+        "check judgment --require without a threshold",
+        ["check", "--contract", "judgment", "--require", "$.pass", "judgment.json"],
+        "missing-option",
+    ),
+    (
+        "check judgment --select --extract",
+        ["check", "--contract", "judgment", "--select", "$", "--extract", "answer.txt"],
+        "option-conflict",
+    ),
+    ("check --max-bytes 64MB", ["check", "--max-bytes", "64MB", PASS], "bad-option"),
+    ("check --max-bytes 1.5M", ["check", "--max-bytes", "1.5M", PASS], "bad-option"),
+    ("check --max-bytes 0K", ["check", "--max-bytes", "0K", PASS], "bad-option"),
+    # check: counts.
+    ("check --max-bytes 0", ["check", "--max-bytes", "0", PASS], "bad-option"),
+    ("check --max-bytes +5", ["check", "--max-bytes", "+5", PASS], "bad-option"),
+    ("check --max-bytes ' 5'", ["check", "--max-bytes", " 5", PASS], "bad-option"),
+    ("check --max-bytes 1_000", ["check", "--max-bytes", "1_000", PASS], "bad-option"),
+    # check: report's and sign's options are not check's.
+    ("check --review-owner", ["check", "--review-owner", "alice", PASS], None),
+    ("check --scheduled", ["check", "--scheduled", "1", PASS], None),
+    ("check --min-pass-rate", ["check", "--min-pass-rate", "0.5", PASS], None),
+    ("check --metric", ["check", "--metric", "mean", PASS], None),
+    ("check --max-listed", ["check", "--max-listed", "5", PASS], None),
+    ("check --junit-xml", ["check", "--junit-xml", "j.xml", PASS], None),
+    ("check --output", ["check", "--output", "x.sig", PASS], None),
+    ("check --format markdown", ["check", "--format", "markdown", PASS], None),
+    # report: --policy stands alone, review owner included.
+    (
+        "report --policy --review-owner",
+        ["report", "--scheduled", "3", "--policy", "policy.json", "--review-owner", "alice", "trials.jsonl"],
+        "option-conflict",
+    ),
+    (
+        "report --policy --threshold",
+        ["report", "--scheduled", "3", "--policy", "policy.json", "--threshold", "0.5", "trials.jsonl"],
+        "option-conflict",
+    ),
+    (
+        "report --policy --exact",
+        ["report", "--scheduled", "3", "--policy", "policy.json", "--exact", "trials.jsonl"],
+        "option-conflict",
+    ),
+    (
+        "report policy requiring --candidate",
+        ["report", "--scheduled", "3", "--policy", "bound.json", "trials.jsonl"],
+        "candidate-required",
+    ),
+    # report: outputs.
+    (
+        "report --junit-xml and --receipt naming one file",
+        ["report", "--scheduled", "3", "--junit-xml", "out.xml", "--receipt", "./out.xml", "trials.jsonl"],
+        "option-conflict",
+    ),
+    (
+        "report --receipt taken",
+        ["report", "--scheduled", "3", "--receipt", "taken.json", "trials.jsonl"],
+        "output-exists",
+    ),
+    (
+        "report --junit-xml taken",
+        ["report", "--scheduled", "3", "--junit-xml", "taken.json", "trials.jsonl"],
+        "output-exists",
+    ),
+    (
+        "report --junit-xml naming the trials file",
+        ["report", "--scheduled", "3", "--junit-xml", "trials.jsonl", "trials.jsonl"],
+        "output-exists",
+    ),
+    # report: counts and numbers.
+    ("report without a population", ["report", "trials.jsonl"], "no-population"),
+    ("report --scheduled 0", ["report", "--scheduled", "0", "trials.jsonl"], "bad-population"),
+    ("report --max-listed -1", ["report", "--scheduled", "3", "--max-listed", "-1", "trials.jsonl"], "bad-option"),
+    (
+        "report --max-line-bytes 0",
+        ["report", "--scheduled", "3", "--max-line-bytes", "0", "trials.jsonl"],
+        "bad-option",
+    ),
+    (
+        "report --min-pass-rate nan",
+        ["report", "--scheduled", "3", "--min-pass-rate", "nan", "trials.jsonl"],
+        "bad-threshold",
+    ),
+    (
+        "report --min-pass-rate true",
+        ["report", "--scheduled", "3", "--min-pass-rate", "true", "trials.jsonl"],
+        "bad-threshold",
+    ),
+    # report: check's provenance and judgment options are not report's.
+    ("report --run-id", ["report", "--scheduled", "3", "--candidate", "m", "--run-id", "r-1", "trials.jsonl"], None),
+    ("report --key-file", ["report", "--scheduled", "3", "--key-file", "key", "trials.jsonl"], None),
+    ("report --signature", ["report", "--scheduled", "3", "--signature", "x.sig", "trials.jsonl"], None),
+    ("report --contract", ["report", "--scheduled", "3", "--contract", "judgment", "trials.jsonl"], None),
+    ("report --negate", ["report", "--scheduled", "3", "--negate", "trials.jsonl"], None),
+    ("report --keep-evidence", ["report", "--scheduled", "3", "--keep-evidence", "kept", "trials.jsonl"], None),
+    ("report --max-bytes", ["report", "--scheduled", "3", "--max-bytes", "10", "trials.jsonl"], None),
+    # sign.
+    ("sign without a key", ["sign", "pass.json"], "bad-key"),
+    ("sign - without --output", ["sign", "--key-file", "key", "-"], "missing-option"),
+    ("sign over an existing signature", ["sign", "--key-file", "key", "pass.json"], "output-exists"),
+    (
+        "sign --max-bytes 0",
+        ["sign", "--key-file", "key", "--max-bytes", "0", "--output", "new.sig", "pass.json"],
+        "bad-option",
+    ),
+    ("sign --signature", ["sign", "--key-file", "key", "--signature", "x.sig", "pass.json"], None),
+    ("sign --candidate", ["sign", "--key-file", "key", "--candidate", "m", "pass.json"], None),
+    ("sign --format", ["sign", "--key-file", "key", "--format", "json", "pass.json"], None),
+    ("sign --receipt", ["sign", "--key-file", "key", "--receipt", "r.json", "pass.json"], None),
+    # report: confidence bounds and the paired gate.
+    (
+        "report --bound without --confidence",
+        ["report", "--scheduled", "3", "--bound", "hoeffding", "trials.jsonl"],
+        "missing-option",
+    ),
+    (
+        "report --cluster-by without --confidence",
+        ["report", "--scheduled", "3", "--cluster-by", "question_id", "trials.jsonl"],
+        "missing-option",
+    ),
+    (
+        "report --max-regression without --baseline",
+        ["report", "--scheduled", "3", "--max-regression", "0.05", "trials.jsonl"],
+        "missing-option",
+    ),
+    (
+        "report --baseline without --max-regression",
+        ["report", "--scheduled", "3", "--baseline", "trials.jsonl", "trials.jsonl"],
+        "missing-option",
+    ),
+    (
+        "report --baseline --metric pass-rate",
+        [
+            "report",
+            "--scheduled",
+            "3",
+            "--metric",
+            "pass-rate",
+            "--baseline",
+            "trials.jsonl",
+            "--max-regression",
+            "0",
+            "trials.jsonl",
+        ],
+        "option-conflict",
+    ),
+    (
+        "report --baseline - with trials -",
+        ["report", "--scheduled", "3", "--baseline", "-", "--max-regression", "0", "-"],
+        "option-conflict",
+    ),
+    ("report --confidence 0.5", ["report", "--scheduled", "3", "--confidence", "0.5", "trials.jsonl"], "bad-policy"),
+    ("report --confidence 1", ["report", "--scheduled", "3", "--confidence", "1", "trials.jsonl"], "bad-policy"),
+    ("report --confidence nan", ["report", "--scheduled", "3", "--confidence", "nan", "trials.jsonl"], "bad-threshold"),
+    (
+        "report --bound other",
+        ["report", "--scheduled", "3", "--confidence", "0.9", "--bound", "wald", "trials.jsonl"],
+        None,
+    ),
+    (
+        "report --max-regression -0.1",
+        ["report", "--scheduled", "3", "--baseline", "trials.jsonl", "--max-regression", "-0.1", "trials.jsonl"],
+        "bad-threshold",
+    ),
+    (
+        "report --cluster-by a bad query",
+        ["report", "--scheduled", "3", "--confidence", "0.9", "--cluster-by", "$[", "trials.jsonl"],
+        "bad-selector",
+    ),
+    # demo takes nothing.
+    ("demo --format", ["demo", "--format", "json"], None),
+    ("demo with an argument", ["demo", "extra"], None),
+]
+
+
+@pytest.mark.parametrize("argv, code", [row[1:] for row in REFUSED], ids=[row[0] for row in REFUSED])
+def test_refused_before_anything_is_read_or_written(place, capsys, argv, code):
+    before = sorted(os.listdir(place))
+    status, out, err = run(argv, capsys)
+    assert status == 2
+    assert out == ""
+    if code is None:
+        # argparse's refusal, through the same writer.
+        assert "scorecontract" in err and "error: " in err
+    else:
+        assert err.startswith(f"scorecontract: error: {code}: ")
+        assert err.count("\n") == 1
+    # Nothing written: no receipt, no JUnit XML, no signature, no kept copy.
+    assert sorted(os.listdir(place)) == before
+
+
+def _report_lines(format, *extra):
+    return ["report", "--scheduled", "4", "--format", format, *extra, "trials.jsonl"]
+
+
+# (id, argv without the option, argv with it, (status without, status with),
+# a text the run with the option prints and the one without does not).
+TAKES_EFFECT = [
+    (
+        "check --candidate binds the envelope",
+        ["check", "envelope.json"],
+        ["check", "--candidate", "m-1", "envelope.json"],
+        (3, 0),
+        "PASS",
+    ),
+    (
+        "check --run-id pins the run",
+        ["check", "--candidate", "m-1", "envelope.json"],
+        ["check", "--candidate", "m-1", "--run-id", "r-2", "envelope.json"],
+        (0, 3),
+        "run-id-mismatch",
+    ),
+    (
+        "check --key-file authenticates",
+        ["check", "--format", "json", "--candidate", "m-1", "envelope.json"],
+        ["check", "--format", "json", "--candidate", "m-1", "--key-file", "key", "envelope.json"],
+        (0, 0),
+        '"authenticated": true',
+    ),
+    (
+        "check judgment --candidate binds the judgment",
+        ["check", "--contract", "judgment", "judgment.json"],
+        ["check", "--contract", "judgment", "--candidate", "m-1", "judgment.json"],
+        (0, 3),
+        "missing-candidate",
+    ),
+    (
+        "check judgment --negate",
+        ["check", "--contract", "judgment", "judgment.json"],
+        ["check", "--contract", "judgment", "--negate", "judgment.json"],
+        (0, 1),
+        "negated",
+    ),
+    (
+        "check judgment --extract",
+        ["check", "--contract", "judgment", "answer.txt"],
+        ["check", "--contract", "judgment", "--extract", "answer.txt"],
+        (3, 0),
+        "PASS explicit-pass",
+    ),
+    (
+        "check judgment --threshold",
+        ["check", "--contract", "judgment", "judgment.json"],
+        ["check", "--contract", "judgment", "--threshold", "0.95", "judgment.json"],
+        (0, 1),
+        "FAIL",
+    ),
+    ("check --max-bytes", ["check", PASS], ["check", "--max-bytes", "10", PASS], (0, 3), "too-large"),
+    (
+        "check --max-bytes with a unit",
+        ["check", "--max-bytes", "1000", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "lm.json"],
+        ["check", "--max-bytes", "1K", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "lm.json"],
+        (3, 0),
+        "PASS",
+    ),
+    (
+        "check --select gates one value",
+        ["check", "lm.json"],
+        ["check", "--select", "$.results.mmlu['acc,none']", "--threshold", "0.5", "lm.json"],
+        (3, 0),
+        "$['results']['mmlu']['acc,none']",
+    ),
+    (
+        "check --nonfinite-elsewhere list",
+        ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "lm-nan.json"],
+        [
+            "check",
+            "--select",
+            "/results/mmlu/acc,none",
+            "--threshold",
+            "0.5",
+            "--nonfinite-elsewhere",
+            "list",
+            "lm-nan.json",
+        ],
+        (3, 0),
+        "listed and not judged",
+    ),
+    (
+        "check --require",
+        ["check", "--select", "/results/mmlu/acc,none", "--threshold", "0.5", "lm.json"],
+        [
+            "check",
+            "--select",
+            "/results/mmlu/acc,none",
+            "--threshold",
+            "0.5",
+            "--require",
+            "$.status == 'success'",
+            "lm.json",
+        ],
+        (0, 3),
+        "requirement-failed",
+    ),
+    (
+        "check --direction lower",
+        [
+            "check",
+            "--select",
+            "/results/wikitext/word_perplexity,none",
+            "--threshold",
+            "15",
+            "--max",
+            "none",
+            "ppl.json",
+        ],
+        [
+            "check",
+            "--select",
+            "/results/wikitext/word_perplexity,none",
+            "--threshold",
+            "15",
+            "--max",
+            "none",
+            "--direction",
+            "lower",
+            "ppl.json",
+        ],
+        (1, 0),
+        "lower is better",
+    ),
+    (
+        "check --min",
+        ["check", "--threshold", "0", "--max", "none", "--select", "/x", "neg.json"],
+        ["check", "--threshold", "0", "--min", "-5", "--max", "none", "--select", "/x", "neg.json"],
+        (3, 1),
+        "FAIL below-threshold",
+    ),
+    (
+        "check judgment --select",
+        ["check", "--contract", "judgment", "judgments.json"],
+        ["check", "--contract", "judgment", "--select", "$.runs[0].judgment", "judgments.json"],
+        (3, 1),
+        "FAIL explicit-fail",
+    ),
+    (
+        "check --exact",
+        ["check", "--threshold", "0.9", "near.json"],
+        ["check", "--threshold", "0.9", "--exact", "near.json"],
+        (0, 1),
+        "FAIL below-threshold",
+    ),
+    (
+        "check --keep-evidence with nothing read says so",
+        ["check", "absent.json"],
+        ["check", "--keep-evidence", "kept", "absent.json"],
+        (3, 3),
+        "nothing kept",
+    ),
+    (
+        "report --candidate on every line",
+        ["report", "--scheduled", "1", "--max-listed", "5", "one.jsonl"],
+        ["report", "--scheduled", "1", "--candidate", "m-2", "one.jsonl"],
+        (0, 3),
+        "candidate-mismatch",
+    ),
+    (
+        "report --review-owner",
+        _report_lines("text"),
+        _report_lines("text", "--review-owner", "alice"),
+        (3, 4),
+        "REVIEW",
+    ),
+    (
+        "report --metric pass-rate",
+        ["report", "--scheduled", "1", "one.jsonl"],
+        ["report", "--scheduled", "1", "--metric", "pass-rate", "--threshold", "0.95", "one.jsonl"],
+        (0, 1),
+        "FAIL below-threshold: pass rate",
+    ),
+    (
+        "report --confidence decides on the bound",
+        ["report", "--scheduled", "20", FLAPPING],
+        ["report", "--scheduled", "20", "--confidence", "0.95", FLAPPING],
+        (0, 1),
+        "95% lower bound 0.665862 (n=20, SE 0.0876) < threshold 0.8; would need about 4156 trials",
+    ),
+    (
+        "report --bound hoeffding",
+        ["report", "--scheduled", "20", "--confidence", "0.95", FLAPPING],
+        ["report", "--scheduled", "20", "--confidence", "0.95", "--bound", "hoeffding", FLAPPING],
+        (1, 1),
+        "95% lower bound (hoeffding) 0.536333 (n=20)",
+    ),
+    (
+        "report --cluster-by",
+        ["report", "--scheduled", "24", "--threshold", "0.7", "--confidence", "0.95", CLUSTERED],
+        [
+            "report",
+            "--scheduled",
+            "24",
+            "--threshold",
+            "0.7",
+            "--confidence",
+            "0.95",
+            "--cluster-by",
+            "question_id",
+            CLUSTERED,
+        ],
+        (0, 1),
+        "8 clusters",
+    ),
+    (
+        "report --baseline --max-regression",
+        ["report", "--scheduled", "30", CANDIDATE],
+        ["report", "--scheduled", "30", "--baseline", BASELINE, "--max-regression", "0.05", CANDIDATE],
+        (1, 0),
+        "mean difference -0.00333333 (candidate - baseline, 30 pairs) >= -0.05",
+    ),
+    (
+        "report --max-listed with text",
+        _report_lines("text"),
+        _report_lines("text", "--max-listed", "0"),
+        (3, 3),
+        "more, not listed\n",
+    ),
+    (
+        "report --max-listed with json",
+        _report_lines("json"),
+        _report_lines("json", "--max-listed", "0"),
+        (3, 3),
+        '"invalid_not_listed": 1',
+    ),
+    (
+        "report --max-listed with markdown",
+        _report_lines("markdown"),
+        _report_lines("markdown", "--max-listed", "0"),
+        (3, 3),
+        "more, not listed.",
+    ),
+    (
+        "report --max-listed with github",
+        _report_lines("github"),
+        _report_lines("github", "--max-listed", "0"),
+        (3, 3),
+        "more invalid observations, not listed",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "without, with_option, statuses, shown", [row[1:] for row in TAKES_EFFECT], ids=[row[0] for row in TAKES_EFFECT]
+)
+def test_option_takes_effect(place, capsys, without, with_option, statuses, shown):
+    (place / "near.json").write_bytes(b'{"score": 0.89999999999999999999}')
+    (place / "one.jsonl").write_bytes(b'{"trial_id": "a", "candidate": "m-1", "score": 0.9}\n')
+    (place / "neg.json").write_bytes(b'{"x": -1}')
+    plain = run(without, capsys)
+    stated = run(with_option, capsys)
+    assert (plain[0], stated[0]) == statuses
+    assert shown in stated[1] + stated[2]
+    assert shown not in plain[1] + plain[2]
+
+
+def test_min_pass_rate_is_passed_through_with_either_metric(place, capsys, monkeypatch):
+    # The library decides what a stated minimum means with the mean metric;
+    # the command line must hand it over, never drop it, and must not
+    # invent one when none was stated.
+    import scorecontract._report as core
+
+    seen = []
+    real = core.report
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(core, "report", spy)
+    for metric in ("mean", "pass-rate"):
+        run(["report", "--scheduled", "3", "--metric", metric, "--min-pass-rate", "0.5", "trials.jsonl"], capsys)
+        run(["report", "--scheduled", "3", "--metric", metric, "trials.jsonl"], capsys)
+    assert [call.get("min_pass_rate", "unstated") for call in seen] == [0.5, "unstated", 0.5, "unstated"]
+    assert [call["metric"] for call in seen] == ["mean", "mean", "pass-rate", "pass-rate"]
+
+
+def test_the_tables_cover_every_option():
+    # A new option must be added to a table: every option string of every
+    # command appears in some row for that command.
+    from scorecontract._cli._main import _build_parser, _commands
+
+    named: dict[str, set[str]] = {}
+    for argv in [row[1] for row in REFUSED] + [row[1] + row[2] for row in TAKES_EFFECT]:
+        named.setdefault(argv[0], set()).update(argv)
+    # Options with one meaning in every combination, covered by their own tests.
+    elsewhere = {"-h", "--help", "--format", "--receipt", "--threshold", "--key-env", "--manifest"}
+    missing = []
+    commands = _commands(_build_parser())
+    assert set(commands) == {"check", "report", "sign", "demo"}
+    for name, parser in commands.items():
+        for option in parser._option_string_actions:
+            if option not in elsewhere and option not in named.get(name, set()):
+                missing.append(f"{name} {option}")
+    assert missing == []

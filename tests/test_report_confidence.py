@@ -1,0 +1,592 @@
+# SPDX-License-Identifier: MIT
+"""Reports that decide on confidence bounds, clustered errors and a baseline.
+
+Each table row gives a method's inputs and what it must come to: the
+estimate, the bound (to the digits its source gives) and the verdict, with
+the source of every reference value.  The statistics engine has its own
+tables (tests/test_stats.py); here the same numbers must come out of
+``report()`` and the command line, in every output, and decide.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import types
+import xml.etree.ElementTree as ET
+from decimal import Decimal
+from fractions import Fraction
+from math import sqrt
+
+import pytest
+
+from scorecontract import Policy, PolicyError, Verdict, report
+from scorecontract._cli import main
+from scorecontract._cli._report_output import junit_xml_bytes, receipt_dict, render
+from support import FIXTURES
+
+REPORTS = FIXTURES / "reports"
+FLAPPING = REPORTS / "flapping.jsonl"
+CLUSTERED = REPORTS / "clustered.jsonl"
+CANDIDATE = REPORTS / "candidate.jsonl"
+BASELINE = REPORTS / "baseline.jsonl"
+
+
+def jsonl(scores, **members):
+    """A trials file: one line per score, ids t01, t02, ..."""
+    lines = []
+    for index, score in enumerate(scores, 1):
+        record = {"trial_id": f"t{index:02d}", **{k: v[index - 1] for k, v in members.items()}, "score": score}
+        lines.append(json.dumps(record))
+    return ("\n".join(lines) + "\n").encode("ascii")
+
+
+def scores_of(path):
+    return [json.loads(line)["score"] for line in path.read_text().splitlines()]
+
+
+def test_the_fixtures_are_what_the_tables_say():
+    # The tables below rest on these files: a test that found other data
+    # would prove nothing.
+    assert sorted(p.name for p in REPORTS.iterdir()) == [
+        "baseline.jsonl",
+        "candidate.jsonl",
+        "clustered.jsonl",
+        "flapping.jsonl",
+    ]
+    assert scores_of(FLAPPING) == [1] * 16 + [0.2] + [0] * 3
+    assert len(scores_of(CLUSTERED)) == 24
+    assert len(scores_of(CANDIDATE)) == len(scores_of(BASELINE)) == 30
+
+
+GALLEON = [1] * 3275 + [0] * 1725  # Miller (2024): 65.5% of MATH's 5,000 questions
+
+# name -> (scores, report() keywords) -> (estimate, bound digits, verdict, would-need or None)
+TABLE = {
+    # The point estimate decides without a confidence: 16.2 >= 0.8 * 20.
+    "flapping, point estimate": ((FLAPPING, {"threshold": 0.8}), (0.81, None, "PASS", None)),
+    # 0.81 - 1.644854 * sqrt(2.918 / 19 / 20) = 0.665862 (z from any normal
+    # table); (z / 0.01)**2 * 0.153579 = 4155.2, so 4156 trials.
+    "flapping, CLT 95%": ((FLAPPING, {"threshold": 0.8, "confidence": 0.95}), (0.81, "0.665862", "FAIL", 4156)),
+    # Hoeffding (1963), theorem 2: 0.81 - sqrt(ln 20 / 40) = 0.5363336.
+    "flapping, Hoeffding 95%": (
+        (FLAPPING, {"threshold": 0.5, "confidence": 0.95, "bound": "hoeffding"}),
+        (0.81, "0.5363336", "PASS", None),
+    ),
+    # Miller (2024): SE = sqrt(0.655 * 0.345 / 4999) = 0.006723; 0.655 -
+    # 1.644854 * SE = 0.643941 at 95%, 0.639359 at 99% (z = 2.326348);
+    # z**2 * n * SE**2 / 0.015**2 = 5436.9, so about 5437 trials.
+    "Miller MATH, CLT 95%": ((GALLEON, {"threshold": 0.64, "confidence": 0.95}), (0.655, "0.643941", "PASS", None)),
+    "Miller MATH, CLT 99%": (
+        (GALLEON, {"threshold": 0.64, "confidence": Decimal("0.99")}),
+        (0.655, "0.639359", "FAIL", 5437),
+    ),
+    # Wikipedia, "Standard deviation": 2,4,4,4,5,5,7,9 has sample SD
+    # sqrt(32/7); 5 - 1.644854 * sqrt(32/7/8) = 3.756608.
+    "Wikipedia SD, CLT 95%": (
+        ([2, 4, 4, 4, 5, 5, 7, 9], {"policy": Policy(3.5, maximum=10), "confidence": 0.95}),
+        (5.0, "3.756608", "PASS", None),
+    ),
+    # Clopper-Pearson, R's binom.test(8, 10)$conf.int: lower 0.4439045 (the
+    # two-sided 95% interval's end is the one-sided 97.5% bound).
+    "R binom.test(8, 10), pass": (
+        ([1] * 8 + [0] * 2, {"metric": "pass-rate", "min_pass_rate": 0.44, "confidence": Decimal("0.975")}),
+        (0.8, "0.4439045", "PASS", None),
+    ),
+    # At the same rate 0.8 the bound first reaches 0.45 at 13 trials (the
+    # engine's search; tests/test_stats.py checks it against fractions).
+    "R binom.test(8, 10), fail": (
+        ([1] * 8 + [0] * 2, {"metric": "pass-rate", "min_pass_rate": 0.45, "confidence": Decimal("0.975")}),
+        (0.8, "0.4439045", "FAIL", 13),
+    ),
+    # 20 of 20: the lower bound is 0.05 ** (1/20) = 0.8608917 (closed form).
+    "20 of 20, Clopper-Pearson 95%": (
+        ([1] * 20, {"metric": "pass-rate", "min_pass_rate": 0.85, "confidence": 0.95}),
+        (1.0, "0.8608917", "PASS", None),
+    ),
+    # A minimum pass rate of 1 (the default) no bound can reach.
+    "20 of 20, minimum 1": (([1] * 20, {"metric": "pass-rate", "confidence": 0.95}), (1.0, "0.8608917", "FAIL", None)),
+}
+
+
+def _source(scores):
+    return scores.read_bytes() if hasattr(scores, "read_bytes") else jsonl(scores)
+
+
+@pytest.mark.parametrize("inputs, expected", TABLE.values(), ids=TABLE.keys())
+def test_each_method_decides_through_report(inputs, expected):
+    scores, keywords = inputs
+    estimate, digits, verdict, needed = expected
+    data = _source(scores)
+    result = report(data, scheduled=data.count(b"\n"), **keywords)
+    assert result.verdict is Verdict[verdict]
+    assert result.code == ("meets-threshold" if verdict == "PASS" else "below-threshold")
+    metric = result.pass_rate if keywords.get("metric") == "pass-rate" else result.mean
+    assert metric.value == estimate
+    if digits is None:
+        assert metric.interval is None and result.confidence is None
+        return
+    interval = metric.interval
+    assert interval is not None and interval.estimate == estimate and interval.n == data.count(b"\n")
+    assert abs(Decimal(interval.bound) - Decimal(digits)) <= Decimal("5e-7")
+    assert metric.meets is interval.meets is (verdict == "PASS")
+    assert interval.trials_needed == needed
+    if needed is not None:
+        assert f"would need about {needed} trials" in result.message
+    assert result.confidence == keywords["confidence"]
+
+
+@pytest.mark.parametrize("inputs, expected", TABLE.values(), ids=TABLE.keys())
+def test_each_method_decides_through_the_command_line(inputs, expected, tmp_path, capsys):
+    scores, keywords = inputs
+    estimate, digits, verdict, needed = expected
+    data = _source(scores)
+    path = tmp_path / "trials.jsonl"
+    path.write_bytes(data)
+    n = data.count(b"\n")
+    argv = ["report", "--scheduled", str(n)]
+    for key, value in keywords.items():
+        if key == "policy":
+            (tmp_path / "policy.json").write_text(
+                json.dumps(
+                    {
+                        "version": "p",
+                        "threshold": value.threshold,
+                        "max": value.maximum,
+                        "exact": False,
+                    }
+                )
+            )
+            argv += ["--policy", str(tmp_path / "policy.json")]
+        else:
+            argv += [f"--{key.replace('_', '-')}", str(value)]
+    status = main(argv + [str(path)])
+    out = capsys.readouterr().out
+    assert status == (0 if verdict == "PASS" else 1)
+    assert out.startswith(f"{verdict} ")
+    if digits is not None:
+        assert f"(n={n}" in out and "bound" in out
+
+
+FLAP_TEXT = (
+    "mean score 0.81 (16.2 / 20), 95% lower bound 0.665862 (n=20, SE 0.0876) < threshold 0.8; "
+    "would need about 4156 trials at this variance"
+)
+
+
+def flapping(**keywords):
+    return report(FLAPPING, scheduled=20, threshold=0.8, confidence=0.95, **keywords)
+
+
+def test_the_flapping_message_says_it_all():
+    result = flapping()
+    assert result.message == FLAP_TEXT
+
+
+@pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
+def test_every_format_shows_estimate_bound_confidence_method_and_n(form):
+    shown = render(flapping(), form, "flapping.jsonl")
+    if form == "json":
+        interval = json.loads(shown)["metrics"]["mean"]["interval"]
+        assert interval == {
+            "method": "clt",
+            "side": "lower",
+            "confidence": 0.95,
+            "n": 20,
+            "estimate": 0.81,
+            "bound": interval["bound"],
+            "se": interval["se"],
+            "clusters": None,
+            "unpaired_se": None,
+            "meets_threshold": False,
+            "trials_needed": 4156,
+        }
+        assert abs(interval["bound"] - 0.665862) < 1e-6 and abs(interval["se"] - 0.0876296) < 1e-6
+        assert json.loads(shown)["confidence"] == 0.95 and json.loads(shown)["bound"] == "clt"
+        return
+    if form == "markdown":
+        assert "| mean score | 0.81 | 0\\.95 | clt | lower | 0\\.665862 | 20 | 0\\.0876 | 0\\.8 | no |" in shown
+        assert "Would need about 4156 trials at this variance." in shown
+        return
+    if form == "github":
+        shown = shown.replace("%25", "%")  # workflow_command escapes %
+    assert "0.81" in shown and "95% lower bound 0.665862 (n=20, SE 0.0876)" in shown
+    assert "would need about 4156 trials at this variance" in shown
+
+
+def test_junit_properties_carry_the_bound():
+    root = ET.fromstring(junit_xml_bytes(flapping()))
+    properties = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert properties["confidence"] == "0.95"
+    assert properties["mean_bound_method"] == "clt" and properties["mean_bound_side"] == "lower"
+    assert properties["mean_estimate"] == "0.81" and properties["mean_bound_n"] == "20"
+    assert abs(float(properties["mean_bound"]) - 0.665862) < 1e-6
+    assert abs(float(properties["mean_se"]) - 0.0876296) < 1e-6
+    assert properties["mean_trials_needed"] == "4156"
+    # Without a confidence, none of it.
+    plain = ET.fromstring(junit_xml_bytes(report(FLAPPING, scheduled=20, threshold=0.8)))
+    assert not [p for p in plain.iter("property") if p.get("name", "").startswith(("mean_", "confidence"))]
+
+
+def test_the_receipt_holds_the_bound_and_it_is_what_decided():
+    receipt = receipt_dict(flapping())
+    assert receipt["confidence"] == 0.95 and receipt["bound"] == "clt" and receipt["cluster_by"] is None
+    mean = receipt["metrics"]["mean"]
+    assert mean["meets_threshold"] is False and mean["interval"]["meets_threshold"] is False
+    assert mean["decides"] is True
+    # The same file without a confidence: no interval, and it passes.
+    plain = receipt_dict(report(FLAPPING, scheduled=20, threshold=0.8))
+    assert plain["confidence"] is None and plain["bound"] is None
+    assert plain["metrics"]["mean"]["interval"] is None and plain["verdict"] == "PASS"
+
+
+def test_reports_with_bounds_stay_values():
+    result = report(CANDIDATE, scheduled=30, baseline=BASELINE, max_regression=0.05, confidence=0.95)
+    again = pickle.loads(pickle.dumps(result))
+    assert again == result and hash(again) == hash(result)
+    assert again.regression.interval == result.regression.interval
+    with pytest.raises(AttributeError):
+        result.mean.interval = None  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        result.regression.meets = True  # type: ignore[misc]
+
+
+# -- rounding against PASS in what is shown --------------------------------------------
+
+
+def test_a_lower_bound_is_shown_rounded_down():
+    # Over every k of 40 trials, the six digits shown are never above the
+    # bound: to nearest, some would be (that is what this test needs to
+    # find, or it proves nothing).
+    rounded_up_to_nearest = 0
+    for k in range(1, 41):
+        result = report(
+            jsonl([1] * k + [0] * (40 - k)), scheduled=40, metric="pass-rate", min_pass_rate=0, confidence=0.95
+        )
+        interval = result.pass_rate.interval
+        shown = Decimal(interval.shown_bound())
+        assert shown <= Decimal(interval.bound)
+        assert Decimal(interval.bound) - shown < Decimal("1e-5")
+        if Decimal(f"{interval.bound:.6g}") > Decimal(interval.bound):
+            rounded_up_to_nearest += 1
+    assert rounded_up_to_nearest > 0
+
+
+# -- insufficient trials --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scores", [[1], [0.5] * 7, [1] * 20], ids=["n=1", "zero variance", "all pass"])
+def test_the_clt_refuses_as_insufficient_trials_with_a_hint(scores):
+    data = jsonl(scores)
+    result = report(data, scheduled=len(scores), threshold=0.4, confidence=0.95)
+    assert result.verdict is Verdict.INVALID and result.code == "insufficient-trials"
+    assert "hoeffding" in result.message and "Clopper-Pearson" in result.message
+    assert result.deciding is False and result.mean.interval is None
+    # Hoeffding holds at any n, and so does Clopper-Pearson.
+    assert report(data, scheduled=len(scores), threshold=0, confidence=0.95, bound="hoeffding").mean.interval.n == len(
+        scores
+    )
+    rate = report(data, scheduled=len(scores), threshold=0.4, metric="pass-rate", min_pass_rate=0, confidence=0.95)
+    assert rate.verdict is Verdict.PASS
+
+
+def test_insufficient_trials_on_the_command_line_exits_3(tmp_path, capsys):
+    path = tmp_path / "one.jsonl"
+    path.write_bytes(jsonl([1]))
+    assert main(["report", "--scheduled", "1", "--confidence", "0.95", str(path)]) == 3
+    assert capsys.readouterr().out.startswith("INVALID insufficient-trials: ")
+
+
+def test_no_evidence_is_still_invalid_before_any_bound():
+    result = report(b"", scheduled=3, confidence=0.95)
+    assert result.verdict is Verdict.INVALID and result.code == "missing-evidence"
+    assert result.mean.interval is None
+
+
+# -- clustered standard errors ---------------------------------------------------------
+
+
+def miller_clustered_se(values, labels):
+    """Miller (2024), eq. for the clustered SE, computed pair by pair in fractions."""
+    n = len(values)
+    mean = Fraction(sum(Fraction(repr(v)) for v in values), n)
+    residuals = [Fraction(repr(v)) - mean for v in values]
+    variance = sum(e * e for e in residuals) / (n - 1) / n
+    cross = sum(residuals[i] * residuals[j] for i in range(n) for j in range(n) if i != j and labels[i] == labels[j])
+    return sqrt(variance + cross / (n * n))
+
+
+def test_clustered_se_is_millers_and_can_turn_a_pass_into_a_fail():
+    records = [json.loads(line) for line in CLUSTERED.read_text().splitlines()]
+    values = [r["score"] for r in records]
+    labels = [r["question_id"] for r in records]
+    plain = report(CLUSTERED, scheduled=24, threshold=0.7, confidence=0.95)
+    clustered = report(CLUSTERED, scheduled=24, threshold=0.7, confidence=0.95, cluster_by="question_id")
+    assert plain.verdict is Verdict.PASS and clustered.verdict is Verdict.FAIL
+    interval = clustered.mean.interval
+    assert interval.method == "clustered-clt" and interval.clusters == 8 and interval.n == 24
+    assert abs(interval.se - miller_clustered_se(values, labels)) < 1e-12
+    assert interval.se > plain.mean.interval.se
+    assert "8 clusters" in clustered.message and clustered.cluster_by == "question_id"
+    # A JSONPath query and a JSON Pointer select the same member.
+    for query in ("$.question_id", "/question_id"):
+        again = report(CLUSTERED, scheduled=24, threshold=0.7, confidence=0.95, cluster_by=query)
+        assert again.mean.interval.se == interval.se
+
+
+@pytest.mark.parametrize(
+    "value, code",
+    [(None, "missing-cluster"), (0.5, "bad-cluster"), (True, "bad-cluster"), ([1], "bad-cluster")],
+    ids=["absent", "float", "bool", "array"],
+)
+def test_a_trial_without_a_readable_cluster_is_an_invalid_observation(value, code):
+    lines = [json.dumps({"trial_id": f"t{i}", "q": f"q{i % 2}", "score": i / 10}) for i in range(4)]
+    bad = {"trial_id": "t4", "score": 0.9}
+    if value is not None:
+        bad["q"] = value
+    data = ("\n".join(lines + [json.dumps(bad)]) + "\n").encode()
+    result = report(data, scheduled=5, threshold=0.1, confidence=0.9, cluster_by="q")
+    assert result.invalid == 1 and result.invalid_by_code == {code: 1}
+    assert result.invalid_observations[0].trial_id == "t4" and result.invalid_observations[0].line == 5
+    # The population is incomplete, exactly as for any other invalid line.
+    assert result.verdict is Verdict.INVALID and result.code == "missing-evidence"
+    assert result.missing_trials == ("t4",)
+    # Without clustering the same line is valid evidence.
+    assert report(data, scheduled=5, threshold=0.1, confidence=0.9).valid == 5
+
+
+def test_a_reruns_cluster_does_not_count():
+    lines = [
+        {"trial_id": "a", "q": "x", "score": 1},
+        {"trial_id": "b", "q": "y", "score": 0},
+        {"trial_id": "c", "q": "x", "score": 0.5},
+        {"trial_id": "a", "q": "z", "score": 0},
+    ]
+    data = ("\n".join(json.dumps(line) for line in lines) + "\n").encode()
+    result = report(data, scheduled=3, threshold=0, confidence=0.9, cluster_by="q")
+    assert result.ignored == 1 and result.mean.interval.clusters == 2
+
+
+def test_one_cluster_is_insufficient():
+    data = jsonl([1, 0, 1], q=["x", "x", "x"])
+    result = report(data, scheduled=3, threshold=0, confidence=0.9, cluster_by="q")
+    assert result.verdict is Verdict.INVALID and result.code == "insufficient-trials"
+
+
+# -- the paired regression gate ---------------------------------------------------------
+
+
+def paired_reference():
+    """Mean difference, paired SE and unpaired SE of the fixture pair, in fractions."""
+    c = [Fraction(repr(v)) for v in scores_of(CANDIDATE)]
+    b = [Fraction(repr(v)) for v in scores_of(BASELINE)]
+    n = len(c)
+
+    def var(xs):
+        m = sum(xs) / n
+        return sum((x - m) ** 2 for x in xs) / (n - 1)
+
+    d = [x - y for x, y in zip(c, b)]
+    return float(sum(d) / n), sqrt(var(d) / n), sqrt(var(c) / n + var(b) / n)
+
+
+def test_paired_gate_decides_on_the_paired_bound_and_shows_the_unpaired_se():
+    mean, paired_se, unpaired_se = paired_reference()
+    result = report(CANDIDATE, scheduled=30, baseline=BASELINE, max_regression=0.05, confidence=0.95)
+    assert result.verdict is Verdict.PASS and result.deciding_metrics == ("regression",)
+    regression = result.regression
+    assert regression.pairs == 30 and regression.only_candidate == regression.only_baseline == 0
+    assert abs(regression.mean_difference - mean) < 1e-15
+    interval = regression.interval
+    assert abs(interval.se - paired_se) < 1e-12 and abs(interval.unpaired_se - unpaired_se) < 1e-12
+    # 1.644854 is z at 95%: the paired bound clears -0.05, the unpaired
+    # SE would not have.
+    assert interval.bound <= mean - 1.6448536269514722 * paired_se
+    assert interval.bound >= -0.05 > mean - 1.6448536269514722 * unpaired_se
+    assert "unpaired SE" in result.message and "candidate - baseline" in result.message
+    assert regression.baseline.sha256 != result.sha256
+
+
+def test_paired_gate_fails_with_a_tighter_limit_and_says_what_it_would_need():
+    result = report(CANDIDATE, scheduled=30, baseline=BASELINE, max_regression=0.01, confidence=0.95)
+    assert result.verdict is Verdict.FAIL and result.code == "below-threshold"
+    assert "< -0.01" in result.message and "would need about" in result.message
+
+
+def test_paired_gate_without_confidence_compares_the_point_difference():
+    # Mean difference -0.1/30 = -0.00333: at least -0.005, not at least -0.003.
+    assert report(CANDIDATE, scheduled=30, baseline=BASELINE, max_regression=0.005).verdict is Verdict.PASS
+    result = report(CANDIDATE, scheduled=30, baseline=BASELINE, max_regression=0.003)
+    assert result.verdict is Verdict.FAIL and result.regression.interval is None
+    assert result.message == "mean difference -0.00333333 (candidate - baseline, 30 pairs) < -0.003"
+
+
+def test_the_same_scores_on_both_sides_are_insufficient_under_the_clt():
+    result = report(CANDIDATE, scheduled=30, baseline=CANDIDATE, max_regression=0, confidence=0.95)
+    assert result.verdict is Verdict.INVALID and result.code == "insufficient-trials"
+    assert report(CANDIDATE, scheduled=30, baseline=CANDIDATE, max_regression=0).verdict is Verdict.PASS
+
+
+def test_a_baseline_lacking_a_trial_is_invalid_or_review():
+    lines = BASELINE.read_bytes().splitlines(keepends=True)
+    short = b"".join(lines[:-1])
+    manifest = [f"t{i:02d}" for i in range(1, 31)]
+    result = report(CANDIDATE, manifest=manifest, baseline=short, max_regression=0.05, confidence=0.95)
+    assert result.verdict is Verdict.INVALID and result.code == "missing-evidence"
+    assert result.message.startswith("the baseline: 1 of 30 scheduled trials lack valid evidence")
+    assert result.regression.only_candidate == 1 and result.regression.only_candidate_trials == ("t30",)
+    assert result.regression.baseline.missing_trials == ("t30",)
+    owned = Policy(0.8, review_owner="alice")
+    review = report(CANDIDATE, manifest=manifest, policy=owned, baseline=short, max_regression=0.05)
+    assert review.verdict is Verdict.REVIEW
+
+
+def test_a_candidate_lacking_a_trial_is_invalid_whatever_the_baseline():
+    short = b"".join(CANDIDATE.read_bytes().splitlines(keepends=True)[1:])
+    result = report(short, scheduled=30, baseline=BASELINE, max_regression=1)
+    assert result.verdict is Verdict.INVALID and result.code == "missing-evidence"
+
+
+def test_bare_counts_naming_different_trials_cannot_be_paired():
+    candidate = jsonl([1, 0.5, 0])
+    baseline = b'{"trial_id": "t01", "score": 1}\n{"trial_id": "t02", "score": 0.5}\n{"trial_id": "x", "score": 0}\n'
+    result = report(candidate, scheduled=3, baseline=baseline, max_regression=0.1)
+    assert result.verdict is Verdict.INVALID and result.code == "population-mismatch"
+    assert result.regression.only_candidate_trials == ("t03",)
+    assert result.regression.only_baseline_trials == ("x",)
+
+
+def test_paired_outputs_show_the_comparison(tmp_path):
+    result = report(CANDIDATE, scheduled=30, baseline=BASELINE, max_regression=0.05, confidence=0.95)
+    text = render(result, "text")
+    assert "paired: mean difference -0.00333333 (candidate - baseline), 95% lower bound" in text
+    assert f"baseline: {BASELINE.stat().st_size} bytes" in text
+    assert "Paired comparison with the baseline" in render(result, "markdown")
+    assert "unpaired SE" in render(result, "github")
+    receipt = receipt_dict(result)
+    assert receipt["regression"]["pairs"] == 30 and receipt["regression"]["interval"]["unpaired_se"] > 0
+    assert receipt["regression"]["baseline"]["input"]["sha256"] == result.regression.baseline.sha256
+    root = ET.fromstring(junit_xml_bytes(result))
+    properties = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert properties["pairs"] == "30" and properties["max_regression"] == "0.05"
+    assert "difference_unpaired_se" in properties
+
+
+def test_paired_gate_on_the_command_line(capsys):
+    argv = [
+        "report",
+        "--scheduled",
+        "30",
+        "--baseline",
+        str(BASELINE),
+        "--max-regression",
+        "0.05",
+        "--confidence",
+        "0.95",
+        str(CANDIDATE),
+    ]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.startswith("PASS meets-threshold: mean difference -0.00333333")
+    assert main(argv[:6] + ["0.01"] + argv[7:]) == 1
+
+
+# -- options: none silently ignored --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "keywords, code",
+    [
+        ({"cluster_by": "q"}, "bad-policy"),
+        ({"bound": "hoeffding"}, "bad-policy"),
+        ({"confidence": 0.95, "bound": "wald"}, "bad-policy"),
+        ({"confidence": 0.5}, "bad-policy"),
+        ({"confidence": 1}, "bad-policy"),
+        ({"confidence": True}, "bad-policy"),
+        ({"max_regression": 0.1}, "bad-policy"),
+        ({"baseline": b""}, "bad-policy"),
+        ({"baseline": b"", "max_regression": -1}, "bad-threshold"),
+        ({"baseline": b"", "max_regression": 0.1, "metric": "pass-rate"}, "bad-policy"),
+        ({"confidence": 0.9, "cluster_by": "$["}, "bad-selector"),
+        ({"confidence": 0.9, "cluster_by": ""}, "bad-policy"),
+    ],
+    ids=str,
+)
+def test_options_that_would_decide_nothing_are_refused(keywords, code):
+    with pytest.raises(PolicyError) as caught:
+        report(FLAPPING, scheduled=20, **keywords)
+    assert caught.value.code == code
+
+
+def test_direction_lower_decides_on_the_upper_bound():
+    from scorecontract._confidence import direction, mean_bound
+    from scorecontract._stats import Sums
+
+    assert direction(Policy(0.8)) == "higher"
+    lower_is_better = types.SimpleNamespace(direction="lower", minimum=0, maximum=1)
+    interval = mean_bound(Sums.of([0.1, 0.2, 0.3, 0.2]), 0.95, 0.5, "clt", lower_is_better)  # type: ignore[arg-type]
+    assert interval.side == "upper" and interval.bound > 0.2 and interval.meets
+    with pytest.raises(PolicyError):
+        direction(types.SimpleNamespace(direction="sideways"))  # type: ignore[arg-type]
+
+
+def test_candidate_binds_the_candidates_file_only():
+    # The baseline is another model's run: its lines name that model.
+    candidate = b"".join(
+        line.rstrip(b"}\n") + b', "candidate": "m-2"}\n' for line in CANDIDATE.read_bytes().splitlines(keepends=True)
+    )
+    baseline = b"".join(
+        line.rstrip(b"}\n") + b', "candidate": "m-1"}\n' for line in BASELINE.read_bytes().splitlines(keepends=True)
+    )
+    result = report(candidate, scheduled=30, candidate="m-2", baseline=baseline, max_regression=0.05)
+    assert result.verdict is Verdict.PASS and result.regression.pairs == 30
+    # The candidate's own lines are still bound.
+    wrong = report(baseline, scheduled=30, candidate="m-2", baseline=baseline, max_regression=0.05)
+    assert wrong.verdict is Verdict.INVALID and wrong.invalid_by_code == {"candidate-mismatch": 30}
+
+
+def test_exact_policies_decide_on_the_same_bounds():
+    exact = Policy(Decimal("0.8"), exact=True)
+    result = report(FLAPPING, scheduled=20, policy=exact, confidence=Decimal("0.95"))
+    assert result.message == FLAP_TEXT
+    assert receipt_dict(result)["confidence"] == Decimal("0.95")
+    paired = report(
+        CANDIDATE,
+        scheduled=30,
+        policy=exact,
+        confidence=Decimal("0.95"),
+        baseline=BASELINE,
+        max_regression=Decimal("0.05"),
+    )
+    floats = report(CANDIDATE, scheduled=30, confidence=0.95, baseline=BASELINE, max_regression=0.05)
+    assert paired.regression.interval.bound == floats.regression.interval.bound
+
+
+def test_a_cluster_query_must_select_exactly_one_value():
+    lines = [
+        json.dumps({"trial_id": f"t{i}", "meta": {"q": [f"q{i % 2}"] * (1 + (i == 3))}, "score": i / 10})
+        for i in range(4)
+    ]
+    data = ("\n".join(lines) + "\n").encode()
+    result = report(data, scheduled=4, threshold=0, confidence=0.9, cluster_by="$.meta.q[*]")
+    assert result.invalid_by_code == {"bad-cluster": 1}
+    assert "not 2 values" in result.invalid_observations[0].message
+    assert result.invalid_observations[0].trial_id == "t3"
+
+
+def test_not_deciding_still_lists_the_pairs_and_never_raises():
+    # The candidate lacks t01; the baseline has every trial.  Over the 29
+    # pairs every difference is 0, which has no CLT bound: the report is
+    # still missing-evidence, with the comparison listed, not an exception.
+    scores = scores_of(BASELINE)
+    manifest = [f"t{i:02d}" for i in range(1, 31)]
+    candidate = b"".join(line for line in BASELINE.read_bytes().splitlines(keepends=True)[1:])
+    result = report(candidate, manifest=manifest, baseline=BASELINE, max_regression=0.05, confidence=0.95)
+    assert result.verdict is Verdict.INVALID and result.code == "missing-evidence"
+    assert result.regression.pairs == 29 and result.regression.only_baseline_trials == ("t01",)
+    assert result.regression.interval is None and result.regression.mean_difference == 0.0
+    assert len(scores) == 30
+    # And the baseline lacking one, with identical pairs: the same.
+    short = b"".join(BASELINE.read_bytes().splitlines(keepends=True)[1:])
+    other = report(BASELINE, manifest=manifest, baseline=short, max_regression=0.05, confidence=0.95)
+    assert other.verdict is Verdict.INVALID and other.message.startswith("the baseline: ")
+    assert other.regression.only_candidate_trials == ("t01",)
