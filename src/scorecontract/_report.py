@@ -307,7 +307,12 @@ class Report(NoTruthValue, Value):
     - ``missing_trials``: a tuple of the ids of scheduled trials without
       valid evidence (those the file or manifest names; the first
       ``max_listed``), and ``missing_not_listed`` for the rest;
-    - ``sha256`` and ``size``: of the whole input, every byte read;
+    - ``sha256`` and ``size``: of the whole input, every byte read (of
+      every file, in order, for shards); ``inputs``: one ``Input`` per file,
+      its ``name``, ``sha256`` and ``size``;
+    - ``reading``: how records were read, as sorted ``(name, value)`` pairs
+      (the harness and its options, or the generic queries), or None for
+      trial lines;
     - ``population_sha256``: of the manifest's ids, or None;
     - ``policy``: the ``Policy`` applied;
     - ``candidate``: the candidate every line had to name, or None;
