@@ -52,6 +52,15 @@ def test_every_fixture_is_there_and_in_its_harness_shape():
     assert set(json.loads(Path(PROMPTFOO).read_text())["results"]["stats"]) >= {"successes", "failures", "errors"}
 
 
+def test_every_per_sample_fixture_is_gated_here():
+    on_disk = sorted(str(path) for path in SAMPLES.rglob("*") if path.is_file())
+    named = sorted(
+        [RESULTS, GSM8K, NEGOTIATION, LETTERS, UNSCORED, UNKNOWN, HELM, HELM_COUNT0, PROMPTFOO]
+        + [PROMPTFOO_ERRORS, PROMPTFOO_DISAGREE, SHARD_1, SHARD_2]
+    )
+    assert on_disk == named
+
+
 # -- canonical trial ids ---------------------------------------------------------------
 
 

@@ -437,7 +437,9 @@ class Report(NoTruthValue, Value):
         """Yield ``(trial_id, status, line, code, message)`` per scheduled trial.
 
         *status* is ``"PASS"``, ``"FAIL"``, ``"INVALID"`` (only invalid
-        observations) or ``"MISSING"`` (no observation).  Trials come in
+        observations) or ``"MISSING"`` (no observation); *line* is the
+        number, within its input, of the observation the status rests on
+        (``located_trials()`` names the input and the place).  Trials come in
         manifest order, or in order of first appearance; under a bare
         ``scheduled`` count, trials the file never names come last with
         *trial_id* None.
