@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ._policy import Policy
     from ._select import Selection
 
-    Gate = Callable[[bytes | str, Source, Policy, int, list[Selection]], Decision]
+    Gate = Callable[[bytes | str, Source, Policy, int, "_Trace"], Decision]
 
 __all__ = ["ADAPTERS", "Adapter", "adapter_help", "evaluate_source", "lm_eval_direction", "resolve_source"]
 
@@ -338,10 +338,25 @@ def _listing(policy: Policy) -> Policy:
     return policy if policy.nonfinite_elsewhere == "list" else policy.replace(nonfinite_elsewhere="list")
 
 
-def _selection(query: str, source: Source, origin: list[tuple[str, object]]) -> Selection:
-    from ._select import Selection
+class _Trace:
+    """What an adapter has found so far, for the decision's selection.
 
-    return Selection(query, source=source, origin=origin)
+    ``query`` is the query it gates (or the node it computes from), and
+    ``origin`` grows as the adapter learns where the value came from; an
+    INVALID decision at any step names both.
+    """
+
+    __slots__ = ("origin", "query", "source")
+
+    def __init__(self, source: Source, query: str) -> None:
+        self.source = source
+        self.query = query
+        self.origin: list[tuple[str, object]] = []
+
+    def selection(self) -> Selection:
+        from ._select import Selection
+
+        return Selection(self.query, source=self.source, origin=self.origin)
 
 
 # -- lm-evaluation-harness -------------------------------------------------------------
@@ -374,13 +389,13 @@ def lm_eval_direction(raw: bytes | str, source: Source, max_bytes: int, policy: 
         return None
 
 
-def _lm_eval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, out: list[Selection]) -> Decision:
+def _lm_eval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
     from ._evaluate import decide_selected
 
     task, metric = _text_option(source, "task"), _text_option(source, "metric")
     query = _path("results", task, metric)
-    origin: list[tuple[str, object]] = []
-    out.append(_selection(query, source, origin))
+    trace.query = query
+    origin = trace.origin
     document, records = _load(_decode(raw, max_bytes), policy)
     _one(document, query)  # no-match or ambiguous before anything else is said
     stated = _lm_eval_direction(document, task, metric)
@@ -424,7 +439,7 @@ def _lm_eval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, o
         ]
         if odd:
             origin.append(("not_numbers", odd))
-    return decide_selected(document, records, query, _listing(policy), out[-1])
+    return decide_selected(document, records, query, _listing(policy), trace.selection())
 
 
 # -- Inspect AI -------------------------------------------------------------------------
@@ -443,12 +458,12 @@ def _inspect_text(raw: bytes | str, max_bytes: int, origin: list[tuple[str, obje
     return _decode(raw, max_bytes)
 
 
-def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, out: list[Selection]) -> Decision:
+def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
     from ._evaluate import decide_selected
 
     scorer, metric = _text_option(source, "scorer"), _text_option(source, "metric")
-    origin: list[tuple[str, object]] = []
-    out.append(_selection(_path("results", "scores"), source, origin))
+    trace.query = _path("results", "scores")
+    origin = trace.origin
     text = _inspect_text(raw, max_bytes, origin)
     document, records = _load(text, policy)
     if type(document) is not dict:
@@ -471,7 +486,7 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, o
         raise InvalidEvidence("missing-member", "the Inspect log has no results: no scorer ran")
     if version == 1:
         query = _path("results", "metrics", metric, "value")
-        out[-1] = _selection(query, source, origin)
+        trace.query = query
         _require(
             document,
             f"$.results.scorer.name == {_literal(scorer)}",
@@ -479,7 +494,7 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, o
             f"the Inspect log (version 1) was scored by {describe_value(_at(document, 'results', 'scorer', 'name'))}, "
             f"not {ascii(scorer)}",
         )
-        return decide_selected(document, records, query, _listing(policy), out[-1])
+        return decide_selected(document, records, query, _listing(policy), trace.selection())
     scores = _at(document, "results", "scores")
     if type(scores) is not list:
         raise InvalidEvidence("missing-member", "the Inspect log's results have no scores array")
@@ -494,7 +509,7 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, o
         raise InvalidEvidence("no-match", f"the Inspect log has no scorer named {ascii(scorer)} (its scorers: {shown})")
     element = f"$['results']['scores'][?@.name == {_literal(scorer)}]"
     query = f"{element}['metrics'][{_literal(metric)}]['value']"
-    out[-1] = _selection(query, source, origin)
+    trace.query = query
     path, entry = _one(document, element)
     completed = _count(_at(document, "results", "completed_samples"), "the Inspect log's completed_samples")
     total = _count(_at(document, "results", "total_samples"), "the Inspect log's total_samples")
@@ -509,19 +524,19 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, o
             "requirement-failed",
             f"Inspect's scorer {ascii(scorer)} left {unscored} of {total} samples unscored (unscored_samples at {path})",
         )
-    return decide_selected(document, records, query, _listing(policy), out[-1])
+    return decide_selected(document, records, query, _listing(policy), trace.selection())
 
 
 # -- HELM --------------------------------------------------------------------------------
 
 
-def _helm(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, out: list[Selection]) -> Decision:
+def _helm(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
     from ._evaluate import decide_selected
 
     metric, split = _text_option(source, "metric"), _text_option(source, "split")
     stat = f"$[?@.name.name == {_literal(metric)} && @.name.split == {_literal(split)} && !@.name.perturbation]"
     query = f"{stat}['mean']"
-    out.append(_selection(query, source, []))
+    trace.query = query
     document, records = _load(_decode(raw, max_bytes), policy)
     if type(document) is not list:
         raise InvalidEvidence("wrong-type", f"HELM's stats.json is a JSON array, not {describe_value(document)}")
@@ -536,30 +551,30 @@ def _helm(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, out:
         raise InvalidEvidence(
             "missing-member", f"HELM stat {ascii(metric)} (split {ascii(split)}) at {path} has no mean"
         )
-    return decide_selected(document, records, query, _listing(policy), out[-1])
+    return decide_selected(document, records, query, _listing(policy), trace.selection())
 
 
 # -- simple-evals -------------------------------------------------------------------------
 
 
-def _simple_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, out: list[Selection]) -> Decision:
+def _simple_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
     from ._evaluate import decide_selected
 
     query = _path(_text_option(source, "metric"))
-    out.append(_selection(query, source, []))
+    trace.query = query
     document, records = _load(_decode(raw, max_bytes), policy)
-    return decide_selected(document, records, query, _listing(policy), out[-1])
+    return decide_selected(document, records, query, _listing(policy), trace.selection())
 
 
 # -- openai/evals -------------------------------------------------------------------------
 
 
-def _openai_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, out: list[Selection]) -> Decision:
+def _openai_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
     from ._evaluate import decide_selected
 
     query = _path("final_report", _text_option(source, "metric"))
-    origin: list[tuple[str, object]] = []
-    out.append(_selection(query, source, origin))
+    trace.query = query
+    origin = trace.origin
     text = _decode(raw, max_bytes)
     found: list[tuple[int, object, list[tuple[str, str]]]] = []
     elsewhere = 0
@@ -589,8 +604,8 @@ def _openai_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: i
     origin.append(("line", number))
     if elsewhere:
         origin.append(("nonfinite_on_other_lines", elsewhere))
-    out[-1] = _selection(query, source, origin)
-    return decide_selected(document, records, query, _listing(policy), out[-1])
+    trace.query = query
+    return decide_selected(document, records, query, _listing(policy), trace.selection())
 
 
 # -- computed headlines: promptfoo and DeepEval -------------------------------------------
@@ -678,7 +693,7 @@ def _decide_fraction(
     return Decision(Verdict.FAIL, "below-threshold", message, score, policy, None, selection)
 
 
-def _promptfoo(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, out: list[Selection]) -> Decision:
+def _promptfoo(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
     from fractions import Fraction
 
     from ._select import check_requirements, split_records
@@ -692,7 +707,7 @@ def _promptfoo(raw: bytes | str, source: Source, policy: Policy, max_bytes: int,
         node = f"$['results']['prompts'][?@.provider == {_literal(str(provider))}]['metrics']"
         names = ("testPassCount", "testFailCount", "testErrorCount")
         what = f"promptfoo's pass rate of provider {ascii(provider)}"
-    out.append(_selection(node, source, []))
+    trace.query = node
     policy = _listing(policy)
     document, records = _load(_decode(raw, max_bytes), policy)
     check_requirements(document, policy)
@@ -708,22 +723,26 @@ def _promptfoo(raw: bytes | str, source: Source, policy: Policy, max_bytes: int,
     total = passed + failed + errors
     if total == 0:
         raise InvalidEvidence("empty-run", f"promptfoo ran no tests ({' + '.join(names)} is 0 at {path})")
-    return _decide_fraction(Fraction(passed, total), what, path, policy, out[-1], listed)
+    return _decide_fraction(Fraction(passed, total), what, path, policy, trace.selection(), listed)
 
 
-def _deepeval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, out: list[Selection]) -> Decision:
+def _deepeval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
     from fractions import Fraction
 
     from ._select import check_requirements, split_records
 
     metric = _text_option(source, "metric")
     policy = _listing(policy)
-    out.append(_selection(f"$['metricsScores'][?@.metric == {_literal(metric)}]", source, []))
+    trace.query = f"$['metricsScores'][?@.metric == {_literal(metric)}]"
     document, records = _load(_decode(raw, max_bytes), policy)
     base = "$['testRunData']" if type(document) is dict and "testRunData" in document else "$"
+    if _at(document, *(("testRunData",) if base != "$" else ()), "metricsScores") == []:
+        raise InvalidEvidence(
+            "empty-run", "DeepEval's metricsScores is empty: no metric produced a score (timed out or cancelled?)"
+        )
     node = f"{base}['metricsScores'][?@.metric == {_literal(metric)}]"
-    origin: list[tuple[str, object]] = [("wrapped", base != "$")]
-    out[-1] = _selection(node, source, origin)
+    trace.query = node
+    trace.origin.append(("wrapped", base != "$"))
     check_requirements(document, policy)
     path, entry = _one(document, node)
     listed = split_records(records, path, policy) if records else []
@@ -748,7 +767,7 @@ def _deepeval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, 
             raise InvalidEvidence(problem[0], f"the score at {path}['scores'][{index}] is {problem[1]}")
         total += _exact(score)
     what = f"DeepEval's mean {ascii(metric)} score over {len(scores)} test case{'s' if len(scores) != 1 else ''}"
-    return _decide_fraction(total / len(scores), what, path, policy, out[-1], listed)
+    return _decide_fraction(total / len(scores), what, path, policy, trace.selection(), listed)
 
 
 _GATES = {
@@ -771,13 +790,13 @@ def evaluate_source(raw: bytes | str, source: Source, policy: Policy, max_bytes:
     """
     from ._evaluate import Decision, internal_error, too_large_hint
 
-    out: list[Selection] = []
+    trace = _Trace(source, "$")
     gate: Gate = _GATES[source.harness]
     try:
-        return gate(raw, source, policy, max_bytes, out)
+        return gate(raw, source, policy, max_bytes, trace)
     except InvalidEvidence as exc:
-        return Decision.invalid(too_large_hint(exc), _listing(policy), out[-1] if out else None)
+        return Decision.invalid(too_large_hint(exc), _listing(policy), trace.selection())
     except PolicyError:
         raise
     except Exception:  # fail closed: a defect here must not release
-        return internal_error(policy, out[-1] if out else None)
+        return internal_error(policy, trace.selection())
