@@ -25,137 +25,117 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from fractions import Fraction
+    from typing import TypedDict
 
     from ._evaluate import Decision
     from ._policy import Policy
     from ._select import Selection
 
+    class Adapter(TypedDict):
+        harness: str
+        takes: tuple[str, ...]
+        needs: tuple[str, ...]
+        defaults: tuple[tuple[str, object], ...]
+        selects: str
+        requires: str
+        lists: str
+        versions: str
+
     Gate = Callable[[bytes | str, Source, Policy, int, "_Trace"], Decision]
 
-__all__ = ["ADAPTERS", "Adapter", "adapter_help", "evaluate_source", "lm_eval_direction", "resolve_source"]
+__all__ = ["ADAPTERS", "adapter_help", "evaluate_source", "lm_eval_direction", "resolve_source"]
 
 
-class Adapter:
-    """What one headline adapter takes, and what it does, for help and docs.
-
-    - ``harness``: the name after ``--from``;
-    - ``takes``: the ``Source`` options it accepts; ``needs``: those it
-      cannot do without; ``defaults``: the values of the others when left
-      out, as ``(name, value)`` pairs;
-    - ``selects``, ``requires``, ``lists``, ``versions``: sentences for
-      ``check --from HARNESS --help`` and docs/harnesses.md.
-    """
-
-    __slots__ = ("defaults", "harness", "lists", "needs", "requires", "selects", "takes", "versions")
-
-    def __init__(
-        self,
-        *,
-        harness: str,
-        takes: tuple[str, ...],
-        needs: tuple[str, ...],
-        defaults: tuple[tuple[str, object], ...],
-        selects: str,
-        requires: str,
-        lists: str,
-        versions: str,
-    ) -> None:
-        self.harness = harness
-        self.takes = takes
-        self.needs = needs
-        self.defaults = defaults
-        self.selects = selects
-        self.requires = requires
-        self.lists = lists
-        self.versions = versions
-
-
-ADAPTERS = {
-    "lm-eval": Adapter(
-        harness="lm-eval",
-        takes=("task", "metric", "allow_partial"),
-        needs=("task", "metric"),
-        defaults=(("allow_partial", False),),
-        selects="results[T][M], M the key as written in the results file (acc,none; exact_match,strict-match)",
-        requires="n-samples[T].effective == original (else INVALID partial-run, a --limit run; --allow-partial "
+# What each headline adapter takes and does, for help and docs: the
+# Source options it accepts (takes), those it cannot do without (needs),
+# the values of the others when left out (defaults), and sentences for
+# check --from HARNESS --help and docs/harnesses.md.
+ADAPTERS: dict[str, Adapter] = {
+    "lm-eval": {
+        "harness": "lm-eval",
+        "takes": ("task", "metric", "allow_partial"),
+        "needs": ("task", "metric"),
+        "defaults": (("allow_partial", False),),
+        "selects": "results[T][M], M the key as written in the results file (acc,none; exact_match,strict-match)",
+        "requires": "n-samples[T].effective == original (else INVALID partial-run, a --limit run; --allow-partial "
         "gates it anyway); the direction of higher_is_better[T][metric name] where present (a --direction or "
         "policy that disagrees exits 2; with neither, the file's direction is taken)",
-        lists='NaN and infinities outside the headline (NaN stderrs); the "N/A" stderrs of T, in source.not_numbers',
-        versions="lm-evaluation-harness 0.4 results_<date>.json, as its writer stands at commit 4e7e0d4",
-    ),
-    "inspect": Adapter(
-        harness="inspect",
-        takes=("scorer", "metric"),
-        needs=("scorer", "metric"),
-        defaults=(),
-        selects="log version 2: results.scores[name == S].metrics[M].value; version 1: results.metrics[M].value; "
+        "lists": 'NaN and infinities outside the headline (NaN stderrs); the "N/A" stderrs of T, in source.not_numbers',
+        "versions": "lm-evaluation-harness 0.4 results_<date>.json, as its writer stands at commit 4e7e0d4",
+    },
+    "inspect": {
+        "harness": "inspect",
+        "takes": ("scorer", "metric"),
+        "needs": ("scorer", "metric"),
+        "defaults": (),
+        "selects": "log version 2: results.scores[name == S].metrics[M].value; version 1: results.metrics[M].value; "
         "in a .json log, or in the member header.json of a .eval ZIP log",
-        requires='status == "success"; invalidated not true; results.scores non-empty (else INVALID empty-run); '
+        "requires": 'status == "success"; invalidated not true; results.scores non-empty (else INVALID empty-run); '
         "completed_samples == total_samples; the scorer's unscored_samples == 0 where present; "
         "version 1: results.scorer.name == S",
-        lists="NaN and infinities outside the headline (NaN marks an unscored sample)",
-        versions="Inspect AI logs version 1 (2024) and 2, .json and .eval, as the writer stands at commit 499e615",
-    ),
-    "promptfoo": Adapter(
-        harness="promptfoo",
-        takes=("provider", "allow_errors"),
-        needs=(),
-        defaults=(("allow_errors", False),),
-        selects="the pass rate successes / (successes + failures + errors) of results.stats, or with --provider "
+        "lists": "NaN and infinities outside the headline (NaN marks an unscored sample)",
+        "versions": "Inspect AI logs version 1 (2024) and 2, .json and .eval, as the writer stands at commit 499e615",
+    },
+    "promptfoo": {
+        "harness": "promptfoo",
+        "takes": ("provider", "allow_errors"),
+        "needs": (),
+        "defaults": (("allow_errors", False),),
+        "selects": "the pass rate successes / (successes + failures + errors) of results.stats, or with --provider "
         "testPassCount / (testPassCount + testFailCount + testErrorCount) of the prompt whose provider is LABEL, "
         "computed as an exact fraction; never metrics.score, which is a sum",
-        requires="every count a whole number; errors == 0 (else INVALID grader-errors; --allow-errors counts "
+        "requires": "every count a whole number; errors == 0 (else INVALID grader-errors; --allow-errors counts "
         "them as not passed); at least one test (else INVALID empty-run)",
-        lists="NaN and infinities outside the counts (promptfoo writes none: its NaN becomes null)",
-        versions="promptfoo eval -o results.json (results.version 3)",
-    ),
-    "helm": Adapter(
-        harness="helm",
-        takes=("metric", "split"),
-        needs=("metric",),
-        defaults=(("split", "test"),),
-        selects="the mean of the one stat of stats.json (a top-level array) whose name.name is M and "
+        "lists": "NaN and infinities outside the counts (promptfoo writes none: its NaN becomes null)",
+        "versions": "promptfoo eval -o results.json (results.version 3)",
+    },
+    "helm": {
+        "harness": "helm",
+        "takes": ("metric", "split"),
+        "needs": ("metric",),
+        "defaults": (("split", "test"),),
+        "selects": "the mean of the one stat of stats.json (a top-level array) whose name.name is M and "
         "name.split is SPLIT, without a perturbation",
-        requires="exactly one such stat (else no-match or ambiguous-selection); count >= 1 (else INVALID "
+        "requires": "exactly one such stat (else no-match or ambiguous-selection); count >= 1 (else INVALID "
         "empty-run); a mean (HELM drops a NaN stat, and a count-0 stat has none)",
-        lists="infinities outside the selected stat",
-        versions="HELM benchmark_output/runs/<suite>/<run>/stats.json, as its runner stands at commit 63754d0",
-    ),
-    "deepeval": Adapter(
-        harness="deepeval",
-        takes=("metric",),
-        needs=("metric",),
-        defaults=(),
-        selects='the exact mean of metricsScores[metric == M].scores, in {"testRunData": ...} '
+        "lists": "infinities outside the selected stat",
+        "versions": "HELM benchmark_output/runs/<suite>/<run>/stats.json, as its runner stands at commit 63754d0",
+    },
+    "deepeval": {
+        "harness": "deepeval",
+        "takes": ("metric",),
+        "needs": ("metric",),
+        "defaults": (),
+        "selects": 'the exact mean of metricsScores[metric == M].scores, in {"testRunData": ...} '
         "(.deepeval/.latest_test_run.json) or in a plain test run",
-        requires="exactly one such entry (else no-match or ambiguous-selection); errors == 0 (else INVALID "
+        "requires": "exactly one such entry (else no-match or ambiguous-selection); errors == 0 (else INVALID "
         "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run); every score "
         "a finite number",
-        lists="NaN and infinities outside the selected entry",
-        versions="DeepEval test runs (.deepeval/.latest_test_run.json, test_run_<ts>.json), as written at commit "
+        "lists": "NaN and infinities outside the selected entry",
+        "versions": "DeepEval test runs (.deepeval/.latest_test_run.json, test_run_<ts>.json), as written at commit "
         "a2e0d4c",
-    ),
-    "openai-evals": Adapter(
-        harness="openai-evals",
-        takes=("metric",),
-        needs=(),
-        defaults=(("metric", "accuracy"),),
-        selects="final_report[M] of the one JSON Lines line holding final_report",
-        requires="exactly one line holding final_report (two are INVALID ambiguous-selection); every line strict "
+    },
+    "openai-evals": {
+        "harness": "openai-evals",
+        "takes": ("metric",),
+        "needs": (),
+        "defaults": (("metric", "accuracy"),),
+        "selects": "final_report[M] of the one JSON Lines line holding final_report",
+        "requires": "exactly one line holding final_report (two are INVALID ambiguous-selection); every line strict "
         "JSON; a finite value (no events writes NaN: INVALID)",
-        lists="NaN and infinities elsewhere on the final_report line; those on other lines are counted",
-        versions="openai/evals oaieval record logs (evals/record.py), as written at commit 4bfc1f5",
-    ),
-    "simple-evals": Adapter(
-        harness="simple-evals",
-        takes=("metric",),
-        needs=(),
-        defaults=(("metric", "score"),),
-        selects="the member M of the results object",
-        requires="a number (simple-evals writes score null when no sample had one: INVALID wrong-type)",
-        lists='NaN and infinities elsewhere (the ":std" of an empty metric)',
-        versions="openai/simple-evals /tmp/<eval>_<model>.json, as written at commit ee3b031",
-    ),
+        "lists": "NaN and infinities elsewhere on the final_report line; those on other lines are counted",
+        "versions": "openai/evals oaieval record logs (evals/record.py), as written at commit 4bfc1f5",
+    },
+    "simple-evals": {
+        "harness": "simple-evals",
+        "takes": ("metric",),
+        "needs": (),
+        "defaults": (("metric", "score"),),
+        "selects": "the member M of the results object",
+        "requires": "a number (simple-evals writes score null when no sample had one: INVALID wrong-type)",
+        "lists": 'NaN and infinities elsewhere (the ":std" of an empty metric)',
+        "versions": "openai/simple-evals /tmp/<eval>_<model>.json, as written at commit ee3b031",
+    },
 }
 
 _FLAGS = {
@@ -179,15 +159,17 @@ def adapter_help(harness: str, width: int = 78) -> str:
     takes = " ".join(
         f"[{_FLAGS[name]}]"
         if name in _BOOLEAN
-        else (f"{_FLAGS[name]} {_METAVARS[name]}" if name in adapter.needs else f"[{_FLAGS[name]} {_METAVARS[name]}]")
-        for name in adapter.takes
+        else (
+            f"{_FLAGS[name]} {_METAVARS[name]}" if name in adapter["needs"] else f"[{_FLAGS[name]} {_METAVARS[name]}]"
+        )
+        for name in adapter["takes"]
     )
-    defaults = ", ".join(f"{_FLAGS[name]} {value}" for name, value in adapter.defaults if name not in _BOOLEAN)
+    defaults = ", ".join(f"{_FLAGS[name]} {value}" for name, value in adapter["defaults"] if name not in _BOOLEAN)
     rows = [
-        ("selects:", adapter.selects),
-        ("requires:", adapter.requires),
-        ("lists:", adapter.lists),
-        ("follows:", adapter.versions),
+        ("selects:", adapter["selects"]),
+        ("requires:", adapter["requires"]),
+        ("lists:", adapter["lists"]),
+        ("follows:", adapter["versions"]),
     ]
     if defaults:
         rows.append(("defaults:", defaults))
@@ -225,8 +207,8 @@ def resolve_source(source: object) -> Source:
     if type(source) is not Source:
         raise PolicyError("bad-option", f"source must be a Source or a harness name, not {describe_value(source)}")
     adapter = ADAPTERS[source.harness]
-    source.refuse_options_beyond(adapter.takes, f"the {source.harness} headline adapter")
-    for name in adapter.needs:
+    source.refuse_options_beyond(adapter["takes"], f"the {source.harness} headline adapter")
+    for name in adapter["needs"]:
         if source.get(name) is None:
             raise PolicyError(
                 "missing-option",
@@ -244,7 +226,7 @@ def resolve_source(source: object) -> Source:
 def _option(source: Source, name: str) -> object:
     value = source.get(name)
     if value is None:
-        for key, default in ADAPTERS[source.harness].defaults:
+        for key, default in ADAPTERS[source.harness]["defaults"]:
             if key == name:
                 return default
     return value

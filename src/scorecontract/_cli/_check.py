@@ -155,10 +155,10 @@ def _source_option(args: argparse.Namespace) -> Source | None:
         return None
     adapter = ADAPTERS[harness]
     for name, flag, _ in given:
-        if name not in adapter.takes:
-            takes = ", ".join(flag for option, flag in _SOURCE_OPTIONS if option in adapter.takes)
+        if name not in adapter["takes"]:
+            takes = ", ".join(flag for option, flag in _SOURCE_OPTIONS if option in adapter["takes"])
             raise PolicyError("bad-option", f"--from {harness} does not take {flag}; it takes {takes or 'nothing'}")
-    for name in adapter.needs:
+    for name in adapter["needs"]:
         if name not in [option for option, _, _ in given]:
             flag = dict(_SOURCE_OPTIONS)[name]
             raise needs(f"--from {harness}", flag, f"see scorecontract check --from {harness} --help")
