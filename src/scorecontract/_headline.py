@@ -483,7 +483,7 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
     if not scores:
         raise InvalidEvidence(
             "empty-run",
-            f"the Inspect log says status {describe_value(status)} but results.scores is empty: no scorer produced a metric",
+            "the Inspect log's status is 'success' but results.scores is empty: no scorer produced a metric",
         )
     names = [_at(entry, "name") for entry in scores]
     if scorer not in [name for name in names if type(name) is str]:
@@ -763,6 +763,36 @@ _GATES = {
 }
 
 
+# Why a harness writes a non-finite headline, added to the INVALID message.
+_NONFINITE_WHY = {
+    "lm-eval": "lm-eval writes NaN or Infinity when per-document values were (unparsable answers)",
+    "inspect": "Inspect writes NaN for a metric over no scored sample",
+    "helm": "HELM drops a NaN stat but keeps an infinite one",
+    "openai-evals": "openai/evals writes accuracy NaN when no event was recorded",
+    "simple-evals": "simple-evals writes NaN for a metric over no samples",
+    "promptfoo": "promptfoo's counts are whole numbers",
+    "deepeval": "DeepEval writes NaN for a score its metric could not measure",
+}
+
+
+def _explained(decision: Decision, harness: str) -> Decision:
+    """*decision*, with why the harness wrote a non-finite headline."""
+    from ._evaluate import Decision
+
+    message = decision.message
+    if decision.code not in ("non-standard-constant", "non-finite") or not message.startswith("the selected value"):
+        return decision
+    return Decision(
+        decision.verdict,
+        decision.code,
+        f"{message}; {_NONFINITE_WHY[harness]}",
+        None,
+        decision.policy,
+        None,
+        decision.selection,
+    )
+
+
 def evaluate_source(raw: bytes | str, source: Source, policy: Policy, max_bytes: int) -> Decision:
     """``evaluate(raw, source=...)``: the adapter of *source* decides.
 
@@ -775,7 +805,7 @@ def evaluate_source(raw: bytes | str, source: Source, policy: Policy, max_bytes:
     trace = _Trace(source, "$")
     gate: Gate = _GATES[source.harness]
     try:
-        return gate(raw, source, policy, max_bytes, trace)
+        return _explained(gate(raw, source, policy, max_bytes, trace), source.harness)
     except InvalidEvidence as exc:
         return Decision.invalid(too_large_hint(exc), _listing(policy), trace.selection())
     except PolicyError:
