@@ -866,3 +866,48 @@ def test_adapters_hold_without_asserts(optimize):
     assert partial.stdout.startswith(b"INVALID partial-run: lm-eval ran 20 of 13812 documents")
     helped = run_cli("check", "--from", "helm", "--help", optimize=optimize)
     assert helped.returncode == 0 and b"selects:" in helped.stdout
+
+
+# -- the documentation ---------------------------------------------------------------------------
+
+
+def harness_sections():
+    from support import ROOT
+
+    text = (ROOT / "docs" / "harnesses.md").read_text(encoding="utf-8")
+    sections = {}
+    for chunk in text.split("\n## ")[1:]:
+        title, _, body = chunk.partition("\n")
+        sections[title.split(":", 1)[0]] = body
+    if not sections:
+        raise AssertionError("docs/harnesses.md has no sections")
+    return text, sections
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_each_harness_has_its_documented_section_and_recipe(harness):
+    _, sections = harness_sections()
+    body = sections[harness]
+    for label in ("**Selects**", "**Requires**", "**Lists**", "**Follows**"):
+        assert label in body
+    assert f"scorecontract check --from {harness} " in body
+    # The versions the help names are the ones the page names.
+    commit = ADAPTERS[harness]["versions"].rsplit(" ", 1)[-1]
+    assert commit in body
+
+
+def test_the_page_warns_against_promptfoo_metrics_score_and_leaves_room_for_reports():
+    text, sections = harness_sections()
+    assert "**Never gate on `metrics.score`.** It is a **sum**" in sections["promptfoo"]
+    assert text.rstrip().endswith("## Per-sample reports\n\nSee below.")
+
+
+def test_adapter_decisions_are_values():
+    import pickle
+
+    raw = (HARNESS_FIXTURES / "lm-eval-limit.json").read_bytes()
+    source = Source("lm-eval", task="negotiationtom_belief", metric="acc,none", allow_partial=True)
+    decision = evaluate(raw, source=source, threshold=0.5)
+    assert pickle.loads(pickle.dumps(decision)) == decision
+    assert hash(decision) == hash(evaluate(raw, source=source, threshold=0.5))
+    assert decision.selection.source is source

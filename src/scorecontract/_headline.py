@@ -650,7 +650,19 @@ def _decide_fraction(
     if policy.exact:
         import decimal
 
-        score: int | float | decimal.Decimal = decimal.Context(prec=34).divide(
+        # Every field given: a caller's changed decimal.DefaultContext must
+        # not reach the score (the comparison above is exact either way).
+        context = decimal.Context(
+            prec=34,
+            rounding=decimal.ROUND_HALF_EVEN,
+            Emin=-999999,
+            Emax=999999,
+            capitals=1,
+            clamp=0,
+            flags=[],
+            traps=[],
+        )
+        score: int | float | decimal.Decimal = context.divide(
             decimal.Decimal(value.numerator), decimal.Decimal(value.denominator)
         )
     else:
