@@ -738,10 +738,19 @@ def test_an_eval_log_with_two_headers_is_invalid():
 
 def test_an_eval_log_bomb_is_refused_before_it_inflates():
     bomb = '{"version": 2, "pad": "' + " " * (8 << 20) + '"}'
-    decision = evaluate(eval_log([("header.json", bomb)]), source=CHOICE)
+    compressed = eval_log([("header.json", bomb)])
+    assert len(compressed) < 64 << 10
+    # Over the byte limit once inflated, however small the archive.
+    decision = evaluate(compressed, source=CHOICE)
     assert decision.code == "archive-too-large"
-    big = evaluate(eval_log([("header.json", bomb)], zipfile.ZIP_STORED), source=CHOICE)
-    assert big.code == "archive-too-large"  # over the 1 MiB limit, however stored
+    assert "over the limit of 1048576" in decision.message
+    # Under a larger limit, the ratio alone refuses it.
+    ratio = evaluate(compressed, source=CHOICE, max_bytes=64 << 20)
+    assert ratio.code == "archive-too-large"
+    assert "compression ratio over 100" in ratio.message
+    # Stored, the archive itself is over the limit: evidence too large.
+    stored = evaluate(eval_log([("header.json", bomb)], zipfile.ZIP_STORED), source=CHOICE)
+    assert stored.code == "too-large"
 
 
 def test_an_eval_log_that_is_not_a_zip_is_invalid():

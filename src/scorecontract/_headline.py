@@ -432,6 +432,9 @@ def _inspect_text(raw: bytes | str, max_bytes: int, origin: list[tuple[str, obje
     if type(raw) is bytes and raw[:4] == b"PK\x03\x04":
         from ._archive import Archive
 
+        if len(raw) > max_bytes:
+            # The archive itself is evidence, bounded as every evidence is.
+            raise InvalidEvidence("too-large", f"evidence is {len(raw)} bytes, over the limit of {max_bytes}")
         origin.append(("member", "header.json"))
         # header.json is the log without its samples: their NaN scores and
         # their size stay in their own members, unread.
@@ -487,7 +490,7 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
         )
     names = [_at(entry, "name") for entry in scores]
     if scorer not in [name for name in names if type(name) is str]:
-        shown = ", ".join(ascii(name) if type(name) is str else describe_value(name) for name in names[:10])
+        shown = ", ".join(ascii(name) if type(name) is str else "one without a name" for name in names[:10])
         raise InvalidEvidence("no-match", f"the Inspect log has no scorer named {ascii(scorer)} (its scorers: {shown})")
     element = f"$['results']['scores'][?@.name == {_literal(scorer)}]"
     query = f"{element}['metrics'][{_literal(metric)}]['value']"
