@@ -286,7 +286,8 @@ def test_the_writer_without_hard_links_still_never_overwrites(tmp_path, monkeypa
 # -- only one reader and one writer in the package -------------------------
 
 # os.open of os.devnull in _cli/_io.py silences a closed stdout; it reads and
-# writes no file of the user's.
+# writes no file of the user's.  _archive.py opens members of a ZIP whose
+# bytes the reader already read.
 _OPENERS = {"open", "fdopen", "read_bytes", "read_text", "write_bytes", "write_text", "mkstemp", "link"}
 
 
@@ -304,6 +305,8 @@ def test_no_module_but_the_reader_and_the_writer_opens_files():
                 continue
             if module.name == "_io.py" and name == "open" and "devnull" in ast.dump(node):
                 continue
+            if module.name == "_archive.py" and name == "open" and "attr='_zip'" in ast.dump(func):
+                continue  # a member of a ZIP held in memory, not a file
             found.append(f"{module.name}:{node.lineno}: {name}")
     assert found == []
     # ... and the check itself sees the calls it is looking for.
