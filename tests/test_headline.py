@@ -920,3 +920,11 @@ def test_adapter_decisions_are_values():
     assert pickle.loads(pickle.dumps(decision)) == decision
     assert hash(decision) == hash(evaluate(raw, source=source, threshold=0.5))
     assert decision.selection.source is source
+
+
+def test_a_missing_file_still_names_the_harness_in_its_receipt(tmp_path, capsys):
+    argv = ["check", "--format", "json", "--from", "helm", "--metric", "exact_match", str(tmp_path / "stats.json")]
+    assert main(argv) == 3
+    receipt = loads(capsys.readouterr().out)
+    assert receipt["code"] == "file-not-found"
+    assert receipt["selection"]["source"] == {"harness": "helm", "options": {"metric": "exact_match"}}

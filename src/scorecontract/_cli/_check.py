@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .._policy import Policy
+    from .._select import Selection
     from .._source import Source
     from ._provenance import Provenance
 
@@ -359,6 +360,15 @@ def _run_check(args: argparse.Namespace) -> int:
     return _run_score_check(options)
 
 
+def _unread(options: CheckOptions) -> Selection | None:
+    """The selection of evidence refused unread: it names the harness asked for."""
+    if options.source is None:
+        return None
+    from .._select import Selection
+
+    return Selection("$", source=options.source)
+
+
 def _run_score_check(options: CheckOptions) -> int:
     from .._evaluate import Decision, evaluate
     from .._policy import default_policy
@@ -372,12 +382,12 @@ def _run_score_check(options: CheckOptions) -> int:
     except InvalidEvidence as exc:
         # Nothing complete was read (missing, unreadable, over the limit).
         evidence = None
-        decision = Decision.invalid(exc, policy)
+        decision = Decision.invalid(exc, policy, _unread(options))
     else:
         # Authenticate the exact bytes read, then judge those same bytes.
         forged = provenance.authenticate(evidence)
         if forged is not None:
-            decision = Decision.invalid(forged, policy)
+            decision = Decision.invalid(forged, policy, _unread(options))
         elif options.source is not None:
             source = options.source
             if source.harness == "lm-eval" and not options.direction_stated:
