@@ -649,6 +649,13 @@ def test_deepeval_scores(wrap, scores, code):
     assert code in (decision.verdict.value, decision.code)
 
 
+def test_deepeval_scores_agree_with_their_counts():
+    run = '{"metricsScores": [{"metric": "M", "scores": [0.9, 0.8], "passes": 3, "fails": 0, "errors": 0}]}'
+    decision = evaluate(run, source=Source("deepeval", metric="M"))
+    assert decision.code == "requirement-failed"
+    assert "has 2 scores, but passes + fails is 3" in decision.message
+
+
 def test_deepeval_link_only_file_is_invalid():
     raw = b'{"testRunLink": "https://app.confident-ai.com/project/x/evaluation/test-runs/y"}'
     assert evaluate(raw, source=Source("deepeval", metric="M")).code == "no-match"

@@ -108,8 +108,8 @@ ADAPTERS: dict[str, Adapter] = {
         "selects": 'the exact mean of metricsScores[metric == M].scores, in {"testRunData": ...} '
         "(.deepeval/.latest_test_run.json) or in a plain test run",
         "requires": "exactly one such entry (else no-match or ambiguous-selection); errors == 0 (else INVALID "
-        "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run); every score "
-        "a finite number",
+        "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run), as many as "
+        "passes + fails; every score a finite number",
         "lists": "NaN and infinities outside the selected entry",
         "versions": "DeepEval test runs (.deepeval/.latest_test_run.json, test_run_<ts>.json), as written at commit "
         "a2e0d4c",

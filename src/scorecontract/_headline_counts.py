@@ -188,6 +188,15 @@ def deepeval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
         raise InvalidEvidence("wrong-type", f"DeepEval's scores at {path} are {describe_value(scores)}, not a list")
     if not scores:
         raise InvalidEvidence("empty-run", f"DeepEval's metric {ascii(metric)} has no scores at {path}")
+    # DeepEval counts each scored test case as a pass or a fail: a list
+    # that disagrees with its own counts has lost or gained a score.
+    passes, fails = _at(entry, "passes"), _at(entry, "fails")
+    if type(passes) is int and type(fails) is int and passes + fails != len(scores):
+        raise InvalidEvidence(
+            "requirement-failed",
+            f"DeepEval's metric {ascii(metric)} at {path} has {len(scores)} scores, "
+            f"but passes + fails is {passes + fails}",
+        )
     from ._score import number_problem
 
     total = Fraction(0)
