@@ -935,3 +935,53 @@ def test_a_missing_file_still_names_the_harness_in_its_receipt(tmp_path, capsys)
     receipt = loads(capsys.readouterr().out)
     assert receipt["code"] == "file-not-found"
     assert receipt["selection"]["source"] == {"harness": "helm", "options": {"metric": "exact_match"}}
+
+
+# -- no adapter turns a bad value into a number ---------------------------------------------------------
+
+BAD_VALUES = [None, "0.9", True, float("nan"), float("inf"), [0.9], {"value": 0.9}]
+_KEY = __import__("re").compile(r"\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]")
+
+
+def path_keys(path):
+    return [name if index == "" else int(index) for name, index in _KEY.findall(path)]
+
+
+def replaced(document, keys, value):
+    *parents, last = keys
+    for key in parents:
+        document = document[key]
+    if value is _DELETE:
+        del document[last]
+    else:
+        document[last] = value
+
+
+_DELETE = object()
+PASSING = [case for case in CASES if case[5] == "PASS"]
+
+
+@pytest.mark.parametrize("value", [*BAD_VALUES, _DELETE], ids=[repr(v) for v in BAD_VALUES] + ["absent"])
+@pytest.mark.parametrize("case", PASSING, ids=[case[0] for case in PASSING])
+def test_a_bad_headline_is_never_a_number(case, value):
+    _, name, harness, options, keywords, _, _, _ = case
+    text = (HARNESS_FIXTURES / name).read_text(encoding="utf-8")
+    source = Source(harness, **options)
+    decision = evaluate(text, source=source, policy=Policy(**keywords))
+    lines = text.split("\n")
+    line = decision.as_dict()["selection"]["source"].get("line")
+    document = json.loads(lines[line - 1] if line else text)
+    keys = path_keys(decision.selection.path)
+    # The computed ones: a count, or one score of the list.
+    if harness == "promptfoo":
+        keys.append("testFailCount" if "provider" in options else "successes")
+    elif harness == "deepeval":
+        keys += ["scores", 0]
+    replaced(document, keys, value)
+    broken = json.dumps(document)
+    if line:
+        lines[line - 1] = broken
+        broken = "\n".join(lines)
+    after = evaluate(broken, source=source, policy=Policy(**keywords))
+    assert after.verdict is Verdict.INVALID, (keys, value, after)
+    assert after.score is None
