@@ -23,7 +23,16 @@ if TYPE_CHECKING:
     from ._score import Number
     from ._stats import Bound, Sums
 
-__all__ = ["BOUNDS", "Interval", "check_confidence", "direction", "mean_bound", "pass_rate_bound"]
+__all__ = [
+    "BOUNDS",
+    "Interval",
+    "check_bound",
+    "check_confidence",
+    "direction",
+    "mean_bound",
+    "pass_rate_bound",
+    "resolve_confidence",
+]
 
 BOUNDS = ("clt", "hoeffding")
 
@@ -185,6 +194,15 @@ def direction(policy: Policy) -> str:
 
 def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
     """Refuse a bad *confidence* or *bound* as configuration (``PolicyError``)."""
+    check_bound(confidence, bound, policy.minimum, policy.maximum)
+
+
+def check_bound(confidence: object, bound: object, minimum: Number | None, maximum: Number | None) -> None:
+    """Refuse a bad *confidence* or *bound* for scores in [*minimum*, *maximum*].
+
+    The one set of rules for ``report()``'s keywords, the command line's
+    options and a policy's own ``confidence`` and ``bound``.
+    """
     if type(bound) is not str or bound not in BOUNDS:
         raise PolicyError("bad-policy", f"bound must be 'clt' or 'hoeffding', not {describe_value(bound)}")
     if confidence is None:
@@ -199,8 +217,7 @@ def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
     if bound == "hoeffding":
         import math
 
-        for name in ("minimum", "maximum"):
-            value = getattr(policy, name)
+        for name, value in (("minimum", minimum), ("maximum", maximum)):
             # A null bound (unbounded on that side) has no finite range at all.
             if value is None or not math.isfinite(value):
                 raise PolicyError(
@@ -208,6 +225,40 @@ def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
                     f"the Hoeffding bound needs finite score bounds; the policy's {name} is "
                     f"{'unbounded (null)' if value is None else format_number(value)}",
                 )
+
+
+def resolve_confidence(policy: Policy, confidence: Number | None, bound: str) -> tuple[Number | None, str]:
+    """The ``(confidence, bound)`` a report decides at: the policy's, or the keywords'.
+
+    *bound* is ``UNSET`` when left out.  A policy that states a confidence
+    fixes both (its bound left out is the CLT); a keyword may repeat the
+    policy's value, but one that contradicts it raises ``PolicyError``
+    (``option-conflict``): the versioned policy is not overridden, and the
+    keyword is not silently dropped.
+    """
+    from ._policy import UNSET
+
+    stated = policy.confidence
+    if stated is None:
+        return confidence, "clt" if bound is UNSET else bound
+    policy_bound = "clt" if policy.bound is None else policy.bound
+    if confidence is not None:
+        from ._score import to_decimal
+        from ._stats import _alpha
+
+        _alpha(confidence)  # a NaN is bad-policy, not a conflict
+        if to_decimal(confidence) != to_decimal(stated):  # type: ignore[arg-type]
+            raise PolicyError(
+                "option-conflict",
+                f"confidence {format_number(confidence)} contradicts the policy's confidence "
+                f"{format_number(stated)}: give it in one place",
+            )
+    if bound is not UNSET and bound != policy_bound:
+        raise PolicyError(
+            "option-conflict",
+            f"bound {describe_value(bound)} contradicts the policy's bound {policy_bound!r}: give it in one place",
+        )
+    return stated, policy_bound
 
 
 def pass_rate_bound(passed: int, valid: int, confidence: Number, threshold: Number) -> Interval:
