@@ -194,9 +194,7 @@ def test_dumps_judges_nothing_and_takes_the_policy():
 @pytest.fixture
 def files(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "confident.json").write_text(
-        '{"version": "c-1", "threshold": 0.8, "exact": false, "confidence": 0.95}'
-    )
+    (tmp_path / "confident.json").write_text('{"version": "c-1", "threshold": 0.8, "exact": false, "confidence": 0.95}')
     (tmp_path / "plain.json").write_text('{"version": "p-1", "threshold": 0.8, "exact": false}')
     (tmp_path / "score.json").write_bytes(b'{"score": 0.9}')
     (tmp_path / "judgment.json").write_bytes(b'{"pass": true, "score": 0.9}')
@@ -208,8 +206,14 @@ def files(tmp_path, monkeypatch):
     [
         (["check", "--policy", "confident.json", "score.json"], "bad-policy"),
         (["check", "--contract", "judgment", "--policy", "confident.json", "judgment.json"], "bad-policy"),
-        (["report", "--scheduled", "20", "--policy", "confident.json", "--confidence", "0.95", str(FLAPPING)], "option-conflict"),
-        (["report", "--scheduled", "20", "--policy", "confident.json", "--bound", "clt", str(FLAPPING)], "option-conflict"),
+        (
+            ["report", "--scheduled", "20", "--policy", "confident.json", "--confidence", "0.95", str(FLAPPING)],
+            "option-conflict",
+        ),
+        (
+            ["report", "--scheduled", "20", "--policy", "confident.json", "--bound", "clt", str(FLAPPING)],
+            "option-conflict",
+        ),
         (["report", "--scheduled", "20", "--bound", "clt", str(FLAPPING)], "missing-option"),
     ],
     ids=["check", "check judgment", "report --confidence", "report --bound", "report --bound alone"],

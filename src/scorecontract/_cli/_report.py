@@ -78,7 +78,7 @@ def register(commands: Any, epilog: str) -> None:
         "--max-regression",
         metavar="D",
         help="with --baseline: PASS if the mean difference candidate - baseline is >= -D "
-        "(its lower bound, with --confidence)",
+        "(its lower bound, with --confidence; <= +D under a lower-is-better policy)",
     )
     gate.add_argument(
         "--candidate",
