@@ -339,10 +339,10 @@ class Policy(Value):
             from ._confidence import check_bound
 
             # The rules report(confidence=, bound=) applies, in one place.
+            check_bound(confidence, "clt" if bound is None else bound, minimum, maximum)
             if confidence is None:
                 # Even "clt": a stated bound without a confidence decides nothing.
                 raise PolicyError("bad-policy", f"bound {bound!r} needs a confidence")
-            check_bound(confidence, "clt" if bound is None else bound, minimum, maximum)
         self._fill(
             threshold=threshold,
             minimum=minimum,
