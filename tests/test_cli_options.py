@@ -47,6 +47,7 @@ def place(tmp_path, monkeypatch):
     (tmp_path / "bound.json").write_text(
         '{"version": "bound-1", "threshold": 0.8, "exact": false, "require_candidate": true}'
     )
+    (tmp_path / "confident.json").write_text('{"version": "c-1", "threshold": 0.8, "exact": false, "confidence": 0.95}')
     (tmp_path / "envelope.json").write_bytes(b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}')
     (tmp_path / "envelope.json.sig").write_text(sign(b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}', key=KEY))
     (tmp_path / "judgment.json").write_bytes(b'{"pass": true, "score": 0.9}')
@@ -357,6 +358,18 @@ REFUSED = [
         ["report", "--scheduled", "3", "--confidence", "0.9", "--cluster-by", "$[", "trials.jsonl"],
         "bad-selector",
     ),
+    # A policy file stating a confidence decides it; one score has none.
+    (
+        "report --policy with confidence --confidence",
+        ["report", "--scheduled", "3", "--policy", "confident.json", "--confidence", "0.9", "trials.jsonl"],
+        "option-conflict",
+    ),
+    (
+        "report --policy with confidence --bound",
+        ["report", "--scheduled", "3", "--policy", "confident.json", "--bound", "hoeffding", "trials.jsonl"],
+        "option-conflict",
+    ),
+    ("check --policy with confidence", ["check", "--policy", "confident.json", PASS], "bad-policy"),
     # demo takes nothing.
     ("demo --format", ["demo", "--format", "json"], None),
     ("demo with an argument", ["demo", "extra"], None),

@@ -60,6 +60,9 @@ def check_signatures() -> None:
     assert_type(judge("{}", threshold=None), Judgment)
     assert_type(dumps({"score": 0.9}, shape="trial"), str)
     assert_type(Policy().replace(version="v2", review_owner=None), Policy)
+    assert_type(Policy(confidence=0.95, bound="hoeffding").replace(bound=None, confidence=None), Policy)
+    assert_type(Policy(confidence=Decimal("0.95")).confidence, "int | float | Decimal | None")
+    assert_type(Policy().bound, "str | None")
 
 
 def check_threshold_is_a_number() -> None:
