@@ -56,6 +56,10 @@ REASONS = {
     "ambiguous-selection": "the query selects more than one node; the message gives the count and the first two paths",
     "requirement-failed": "a requirement (--require, the policy key require) does not hold on the document",
     "unanswerable-query": "a query or requirement cannot be answered on this document within the engine's limits",
+    # Harness adapters (docs/harnesses.md): what a harness says about its run.
+    "partial-run": "the harness ran part of the task (lm-eval --limit: n-samples effective < original)",
+    "grader-errors": "the harness reports errored tests or metrics (promptfoo errors, DeepEval errors > 0)",
+    "empty-run": "the harness scored nothing: zero tests, a count-0 stat, an empty score list",
     # Trial reports (docs/reports.md).
     "bad-trial-id": "a trial record's trial_id is not a non-empty string",
     "not-scheduled": "a trial record names a trial outside the declared population",
