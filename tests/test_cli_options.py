@@ -27,6 +27,13 @@ FLAPPING = str(FIXTURES / "reports" / "flapping.jsonl")
 CLUSTERED = str(FIXTURES / "reports" / "clustered.jsonl")
 CANDIDATE = str(FIXTURES / "reports" / "candidate.jsonl")
 BASELINE = str(FIXTURES / "reports" / "baseline.jsonl")
+HARNESSES = FIXTURES / "harnesses"
+INSPECT = str(HARNESSES / "inspect-log.json")
+PROMPTFOO = str(HARNESSES / "promptfoo-results.json")
+PROMPTFOO_ERRORS = str(HARNESSES / "promptfoo-errors.json")
+HELM = str(HARNESSES / "helm-stats.json")
+SIMPLE = str(HARNESSES / "simple-evals-mmlu.json")
+PERPLEXITY = str(HARNESSES / "lm-eval-perplexity.json")
 TRIALS = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": NaN}\n{"trial_id": "c", "score": 0.7}\n'
 
 
@@ -40,6 +47,7 @@ def place(tmp_path, monkeypatch):
     (tmp_path / "bound.json").write_text(
         '{"version": "bound-1", "threshold": 0.8, "exact": false, "require_candidate": true}'
     )
+    (tmp_path / "confident.json").write_text('{"version": "c-1", "threshold": 0.8, "exact": false, "confidence": 0.95}')
     (tmp_path / "envelope.json").write_bytes(b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}')
     (tmp_path / "envelope.json.sig").write_text(sign(b'{"candidate": "m-1", "run_id": "r-1", "score": 0.9}', key=KEY))
     (tmp_path / "judgment.json").write_bytes(b'{"pass": true, "score": 0.9}')
@@ -69,6 +77,10 @@ def run(argv, capsys):
     status = main(argv)
     out, err = capsys.readouterr()
     return status, out, err
+
+
+def _lm_eval_from(*extra):
+    return ["check", "--from", "lm-eval", "--task", "mmlu", "--metric", "acc,none", *extra, "lm.json"]
 
 
 # (id, argv, code): code None means argparse refuses (an option the command
@@ -148,7 +160,58 @@ REFUSED = [
     ("check --review-owner", ["check", "--review-owner", "alice", PASS], None),
     ("check --scheduled", ["check", "--scheduled", "1", PASS], None),
     ("check --min-pass-rate", ["check", "--min-pass-rate", "0.5", PASS], None),
-    ("check --metric", ["check", "--metric", "mean", PASS], None),
+    # check: harness adapters (docs/harnesses.md).
+    ("check --metric without --from", ["check", "--metric", "mean", PASS], "missing-option"),
+    ("check --task without --from", ["check", "--task", "mmlu", "lm.json"], "missing-option"),
+    ("check --allow-partial without --from", ["check", "--allow-partial", "lm.json"], "missing-option"),
+    ("check --from unknown", ["check", "--from", "lm_eval", "lm.json"], None),
+    (
+        "check --from lm-eval without --task",
+        ["check", "--from", "lm-eval", "--metric", "acc,none", "lm.json"],
+        "missing-option",
+    ),
+    (
+        "check --from inspect without --metric",
+        ["check", "--from", "inspect", "--scorer", "s", "lm.json"],
+        "missing-option",
+    ),
+    ("check --from helm without --metric", ["check", "--from", "helm", "lm.json"], "missing-option"),
+    ("check --from deepeval without --metric", ["check", "--from", "deepeval", "lm.json"], "missing-option"),
+    ("check --from lm-eval --scorer", _lm_eval_from("--scorer", "s"), "bad-option"),
+    ("check --from lm-eval --provider", _lm_eval_from("--provider", "p"), "bad-option"),
+    ("check --from lm-eval --split", _lm_eval_from("--split", "test"), "bad-option"),
+    ("check --from lm-eval --allow-errors", _lm_eval_from("--allow-errors"), "bad-option"),
+    (
+        "check --from inspect --task",
+        ["check", "--from", "inspect", "--scorer", "s", "--metric", "m", "--task", "t", "lm.json"],
+        "bad-option",
+    ),
+    (
+        "check --from inspect --allow-partial",
+        ["check", "--from", "inspect", "--scorer", "s", "--metric", "m", "--allow-partial", "lm.json"],
+        "bad-option",
+    ),
+    ("check --from promptfoo --metric", ["check", "--from", "promptfoo", "--metric", "score", "lm.json"], "bad-option"),
+    (
+        "check --from helm --provider",
+        ["check", "--from", "helm", "--metric", "m", "--provider", "p", "lm.json"],
+        "bad-option",
+    ),
+    (
+        "check --from deepeval --allow-errors",
+        ["check", "--from", "deepeval", "--metric", "m", "--allow-errors", "lm.json"],
+        "bad-option",
+    ),
+    ("check --from openai-evals --task", ["check", "--from", "openai-evals", "--task", "t", "lm.json"], "bad-option"),
+    (
+        "check --from simple-evals --scorer",
+        ["check", "--from", "simple-evals", "--scorer", "s", "lm.json"],
+        "bad-option",
+    ),
+    ("check --from --select", _lm_eval_from("--select", "/results"), "option-conflict"),
+    ("check --from --nonfinite-elsewhere", _lm_eval_from("--nonfinite-elsewhere", "refuse"), "option-conflict"),
+    ("check --from --candidate", _lm_eval_from("--candidate", "m-1"), "option-conflict"),
+    ("check --from --contract judgment", _lm_eval_from("--contract", "judgment"), "option-conflict"),
     ("check --max-listed", ["check", "--max-listed", "5", PASS], None),
     ("check --junit-xml", ["check", "--junit-xml", "j.xml", PASS], None),
     ("check --output", ["check", "--output", "x.sig", PASS], None),
@@ -421,6 +484,18 @@ REFUSED = [
         "bad-policy",
     ),
     ("report - with other files", ["report", "--scheduled", "3", "-", "trials.jsonl"], "option-conflict"),
+    # A policy file stating a confidence decides it; one score has none.
+    (
+        "report --policy with confidence --confidence",
+        ["report", "--scheduled", "3", "--policy", "confident.json", "--confidence", "0.9", "trials.jsonl"],
+        "option-conflict",
+    ),
+    (
+        "report --policy with confidence --bound",
+        ["report", "--scheduled", "3", "--policy", "confident.json", "--bound", "hoeffding", "trials.jsonl"],
+        "option-conflict",
+    ),
+    ("check --policy with confidence", ["check", "--policy", "confident.json", PASS], "bad-policy"),
     # demo takes nothing.
     ("demo --format", ["demo", "--format", "json"], None),
     ("demo with an argument", ["demo", "extra"], None),
@@ -602,6 +677,121 @@ TAKES_EFFECT = [
         "nothing kept",
     ),
     (
+        "check --from gates a harness's headline",
+        ["check", "--task", "mmlu", "lm.json"],
+        [
+            "check",
+            "--from",
+            "lm-eval",
+            "--task",
+            "mmlu",
+            "--metric",
+            "acc,none",
+            "--allow-partial",
+            "--threshold",
+            "0.5",
+            "lm.json",
+        ],
+        (2, 0),
+        "PASS meets-threshold",
+    ),
+    (
+        "check --from lm-eval --task and --metric select",
+        [
+            "check",
+            "--from",
+            "lm-eval",
+            "--task",
+            "mmlu",
+            "--metric",
+            "acc,none",
+            "--allow-partial",
+            "--threshold",
+            "0.5",
+            "lm.json",
+        ],
+        ["check", "--from", "lm-eval", "--task", "mmlu", "--metric", "acc_stderr,none", "--allow-partial", "lm.json"],
+        (0, 3),
+        "'N/A'",
+    ),
+    (
+        "check --from lm-eval --allow-partial",
+        ["check", "--from", "lm-eval", "--task", "t", "--metric", "acc,none", "limited.json"],
+        ["check", "--from", "lm-eval", "--task", "t", "--metric", "acc,none", "--allow-partial", "limited.json"],
+        (3, 0),
+        "PASS",
+    ),
+    (
+        "check --from inspect --scorer",
+        ["check", "--from", "inspect", "--scorer", "choice", "--metric", "accuracy", INSPECT],
+        ["check", "--from", "inspect", "--scorer", "model_graded_qa", "--metric", "accuracy", INSPECT],
+        (0, 1),
+        "below-threshold",
+    ),
+    (
+        "check --from promptfoo --provider",
+        ["check", "--from", "promptfoo", "--threshold", "0.75", PROMPTFOO],
+        ["check", "--from", "promptfoo", "--threshold", "0.75", "--provider", "anthropic:claude-3-5-haiku", PROMPTFOO],
+        (0, 1),
+        "7/10",
+    ),
+    (
+        "check --from promptfoo --allow-errors",
+        ["check", "--from", "promptfoo", "--threshold", "0.7", PROMPTFOO_ERRORS],
+        ["check", "--from", "promptfoo", "--threshold", "0.7", "--allow-errors", PROMPTFOO_ERRORS],
+        (3, 0),
+        "PASS",
+    ),
+    (
+        "check --from helm --split",
+        ["check", "--from", "helm", "--metric", "exact_match", "--threshold", "0.63", HELM],
+        ["check", "--from", "helm", "--metric", "exact_match", "--split", "valid", "--threshold", "0.63", HELM],
+        (1, 0),
+        "$[3]['mean']",
+    ),
+    (
+        "check --from --require composes",
+        ["check", "--from", "simple-evals", SIMPLE],
+        ["check", "--from", "simple-evals", "--require", "$['score:n_samples'] > 20000", SIMPLE],
+        (0, 3),
+        "requirement-failed",
+    ),
+    (
+        "check --from lm-eval --direction against higher_is_better",
+        [
+            "check",
+            "--from",
+            "lm-eval",
+            "--task",
+            "wikitext",
+            "--metric",
+            "word_perplexity,none",
+            "--threshold",
+            "20",
+            "--max",
+            "none",
+            PERPLEXITY,
+        ],
+        [
+            "check",
+            "--from",
+            "lm-eval",
+            "--task",
+            "wikitext",
+            "--metric",
+            "word_perplexity,none",
+            "--threshold",
+            "20",
+            "--max",
+            "none",
+            "--direction",
+            "higher",
+            PERPLEXITY,
+        ],
+        (0, 2),
+        "option-conflict",
+    ),
+    (
         "report --candidate on every line",
         ["report", "--scheduled", "1", "--max-listed", "5", "one.jsonl"],
         ["report", "--scheduled", "1", "--candidate", "m-2", "one.jsonl"],
@@ -699,6 +889,9 @@ def test_option_takes_effect(place, capsys, without, with_option, statuses, show
     (place / "near.json").write_bytes(b'{"score": 0.89999999999999999999}')
     (place / "one.jsonl").write_bytes(b'{"trial_id": "a", "candidate": "m-1", "score": 0.9}\n')
     (place / "neg.json").write_bytes(b'{"x": -1}')
+    (place / "limited.json").write_bytes(
+        b'{"results": {"t": {"acc,none": 0.9}}, "n-samples": {"t": {"original": 100, "effective": 10}}}'
+    )
     plain = run(without, capsys)
     stated = run(with_option, capsys)
     assert (plain[0], stated[0]) == statuses

@@ -103,12 +103,14 @@ def test_an_unscored_sample_is_listed_by_its_path():
     assert decision.selection.nonfinite_count == 1
 
 
-def test_every_harness_fixture_is_gated_here():
+def test_every_harness_fixture_is_gated_here_or_by_its_adapter():
+    from test_headline import CASES as ADAPTER_CASES
+
     # Files only: samples/ holds the per-sample outputs, gated by tests/test_report_samples.py.
     on_disk = sorted(path.name for path in HARNESSES.iterdir() if path.is_file())
     if not on_disk:
         raise AssertionError("fixtures/harnesses/ is empty")
-    assert on_disk == sorted({case[0] for case in CASES})
+    assert on_disk == sorted({case[0] for case in CASES} | {case[1] for case in ADAPTER_CASES})
 
 
 @pytest.mark.parametrize("name, query, keywords, verdict, code", CASES, ids=[f"{c[0]}:{c[1]}:{c[4]}" for c in CASES])
@@ -118,7 +120,23 @@ def test_harness_fixture(name, query, keywords, verdict, code):
     assert (decision.verdict.value, decision.code) == (verdict, code)
 
 
-@pytest.mark.parametrize("name", ["lm-eval-results.json", "lm-eval-perplexity.json", "inspect-log.json"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "lm-eval-results.json",
+        "lm-eval-perplexity.json",
+        "lm-eval-limit.json",
+        "inspect-log.json",
+        "inspect-log-empty-scores.json",
+        "inspect-log-v1.json",
+        "promptfoo-results.json",
+        "promptfoo-errors.json",
+        "helm-stats.json",
+        "deepeval-latest-test-run.json",
+        "deepeval-temp-test-run.json",
+        "simple-evals-mmlu.json",
+    ],
+)
 def test_strict_harness_fixtures_are_plain_json(name):
     # The strict ones load with json.loads without any lenient constant.
     def refuse(token):

@@ -393,6 +393,8 @@ def test_every_key_maps_to_a_policy_keyword():
         "direction",
         "nonfinite_elsewhere",
         "require",
+        "confidence",
+        "bound",
     }
 
 

@@ -403,7 +403,7 @@ def test_helm_gates_each_instance_on_the_selected_stat():
 
 def test_helm_a_count_zero_stat_is_invalid():
     result = report(HELM_COUNT0, source=Source("helm", metric="exact_match"), scheduled=3)
-    assert result.invalid_by_code == {"empty-stat": 1}
+    assert result.invalid_by_code == {"empty-run": 1}
     assert result.verdict is Verdict.INVALID
 
 
@@ -442,8 +442,8 @@ def test_promptfoo_pass_flags_and_scores():
 
 def test_promptfoo_errors_and_null_scores_are_invalid_never_zero():
     result = report(PROMPTFOO_ERRORS, source=Source("promptfoo"))
-    assert result.invalid_by_code == {"sample-error": 1, "wrong-type": 1}
-    assert "timed out" in [o for o in result.invalid_observations if o.code == "sample-error"][0].message
+    assert result.invalid_by_code == {"grader-errors": 1, "wrong-type": 1}
+    assert "timed out" in [o for o in result.invalid_observations if o.code == "grader-errors"][0].message
     assert (result.verdict, result.missing) == (Verdict.INVALID, 2)
 
 

@@ -892,3 +892,26 @@ def test_docstring_examples_run():
     assert failed == 0
     if sys.flags.optimize < 2:  # -OO strips docstrings
         assert attempted > 0
+
+
+def test_an_interval_is_its_bound_and_the_decision_and_both_word_it_alike():
+    # One dict and one summary for both: the Interval adds only what the
+    # threshold made of the bound.
+    from scorecontract._confidence import Interval
+
+    for side in ("lower", "upper"):
+        bound = clt_bound(Sums.of(FLAPPING), confidence=0.95, side=side)
+        interval = Interval(bound, 0.8 if side == "lower" else 0.2)
+        assert interval.as_dict() == {
+            **bound.as_dict(),
+            "meets_threshold": False,
+            "trials_needed": interval.trials_needed,
+        }
+        assert interval.summary() == bound.summary()
+    # Rounded against PASS in both: never shown above a lower bound, never
+    # below an upper one.
+    for k in range(1, 40):
+        for side in ("lower", "upper"):
+            bound = clopper_pearson(k, 40, confidence=0.95, side=side)
+            shown = Decimal(bound.summary().split(" bound (clopper-pearson) ")[1].split(" ")[0])
+            assert shown <= Decimal(bound.bound) if side == "lower" else shown >= Decimal(bound.bound)

@@ -42,6 +42,8 @@ def check_signatures() -> None:
     assert_type(evaluate('{"score": 0.9}', policy=Policy(0.5, exact=True)), Decision)
     assert_type(loads(b"{}"), object)
     assert_type(evaluate(b"{}", candidate="m-1", run_id="r-1"), Decision)
+    assert_type(evaluate(b"{}", source=scorecontract.Source("lm-eval", task="mmlu", metric="acc,none")), Decision)
+    assert_type(evaluate(b"{}", source="simple-evals"), Decision)
     assert_type(scorecontract.sign(b"{}", key=b"0123456789abcdef"), str)
     assert_type(scorecontract.authenticate(b"{}", signature="{}", key=b"0123456789abcdef"), str)
     assert_type(scorecontract.load_key("release.key"), bytes)
@@ -60,6 +62,9 @@ def check_signatures() -> None:
     assert_type(judge("{}", threshold=None), Judgment)
     assert_type(dumps({"score": 0.9}, shape="trial"), str)
     assert_type(Policy().replace(version="v2", review_owner=None), Policy)
+    assert_type(Policy(confidence=0.95, bound="hoeffding").replace(bound=None, confidence=None), Policy)
+    assert_type(Policy(confidence=Decimal("0.95")).confidence, "int | float | Decimal | None")
+    assert_type(Policy().bound, "str | None")
 
 
 def check_threshold_is_a_number() -> None:

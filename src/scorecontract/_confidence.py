@@ -23,7 +23,16 @@ if TYPE_CHECKING:
     from ._score import Number
     from ._stats import Bound, Sums
 
-__all__ = ["BOUNDS", "Interval", "check_confidence", "direction", "mean_bound", "pass_rate_bound"]
+__all__ = [
+    "BOUNDS",
+    "Interval",
+    "check_bound",
+    "check_confidence",
+    "direction",
+    "mean_bound",
+    "pass_rate_bound",
+    "resolve_confidence",
+]
 
 BOUNDS = ("clt", "hoeffding")
 
@@ -73,41 +82,31 @@ class Interval(Value):
     trials_needed: int | None
 
     def __init__(self, bound: Bound, threshold: Number) -> None:
+        from ._stats import bound_fields
+
         meets = bound.meets(threshold)
         self._fill(
-            method=bound.method,
-            side=bound.side,
-            confidence=bound.confidence,
-            n=bound.n,
-            estimate=bound.estimate,
-            bound=bound.bound,
-            se=bound.se,
-            clusters=bound.clusters,
-            unpaired_se=bound.unpaired_se,
+            **bound_fields(bound),
             meets=meets,
             trials_needed=None if meets else bound.trials_needed(threshold),
         )
 
     def summary(self) -> str:
-        """``95% lower bound 0.665862 (n=20, SE 0.0876)``.
+        """``95% lower bound 0.665862 (n=20, SE 0.0876)``, as ``Bound.summary``.
 
         The bound has six significant digits, rounded against PASS (down
         for a lower bound, up for an upper one); the standard errors three,
         to nearest (they are shown, never compared).
         """
-        details = [f"n={self.n}"]
-        if self.se is not None:
-            details.append(f"SE {self.shown_se()}")
-        if self.unpaired_se is not None:
-            details.append(f"unpaired SE {self.unpaired_se:.3g}")
-        if self.clusters is not None:
-            details.append(f"{self.clusters} clusters")
-        name = "" if self.method in ("clt", "clustered-clt") else f" ({self.method})"
-        return f"{_percent(self.confidence)} {self.side} bound{name} {self.shown_bound()} ({', '.join(details)})"
+        from ._stats import bound_summary
+
+        return bound_summary(self)
 
     def shown_bound(self) -> str:
         """The bound to six significant digits, rounded against PASS."""
-        return _digits(self.bound, 6, up=self.side == "upper")
+        from ._stats import shown_bound
+
+        return shown_bound(self.bound, self.side)
 
     def shown_se(self) -> str:
         """The standard error to three significant digits, or ``n/a``."""
@@ -126,49 +125,10 @@ class Interval(Value):
         return f"would need about {self.trials_needed} trials {basis}"
 
     def as_dict(self) -> dict[str, object]:
-        """Return the interval as a JSON-ready dict."""
-        return {
-            "method": self.method,
-            "side": self.side,
-            "confidence": self.confidence,
-            "n": self.n,
-            "estimate": self.estimate,
-            "bound": self.bound,
-            "se": self.se,
-            "clusters": self.clusters,
-            "unpaired_se": self.unpaired_se,
-            "meets_threshold": self.meets,
-            "trials_needed": self.trials_needed,
-        }
+        """Return the interval as a JSON-ready dict: ``Bound.as_dict()`` and the decision."""
+        from ._stats import bound_fields
 
-
-def _digits(value: float, digits: int, *, up: bool) -> str:
-    """*value* to *digits* significant digits, rounded up or down, never to nearest."""
-    import decimal
-
-    context = decimal.Context(
-        prec=digits,
-        rounding=decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR,
-        Emin=decimal.MIN_EMIN,
-        Emax=decimal.MAX_EMAX,
-        traps=[],
-    )
-    # Decimal(float) is exact; plus() rounds it once, in the stated direction.
-    rounded = context.plus(decimal.Decimal(value))
-    return f"{rounded:g}" if rounded.adjusted() >= -5 else f"{rounded:e}"
-
-
-def _percent(confidence: Number) -> str:
-    from decimal import Decimal
-
-    from ._score import to_decimal
-
-    # Times 100 by moving the exponent: exact, whatever the thread's context.
-    sign, digits, exponent = to_decimal(confidence).as_tuple()
-    text = format(Decimal((sign, digits, exponent + 2)), "f")  # type: ignore[operator]
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return f"{text}%"
+        return {**bound_fields(self), "meets_threshold": self.meets, "trials_needed": self.trials_needed}
 
 
 def direction(policy: Policy) -> str:
@@ -185,6 +145,15 @@ def direction(policy: Policy) -> str:
 
 def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
     """Refuse a bad *confidence* or *bound* as configuration (``PolicyError``)."""
+    check_bound(confidence, bound, policy.minimum, policy.maximum)
+
+
+def check_bound(confidence: object, bound: object, minimum: Number | None, maximum: Number | None) -> None:
+    """Refuse a bad *confidence* or *bound* for scores in [*minimum*, *maximum*].
+
+    The one set of rules for ``report()``'s keywords, the command line's
+    options and a policy's own ``confidence`` and ``bound``.
+    """
     if type(bound) is not str or bound not in BOUNDS:
         raise PolicyError("bad-policy", f"bound must be 'clt' or 'hoeffding', not {describe_value(bound)}")
     if confidence is None:
@@ -199,8 +168,7 @@ def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
     if bound == "hoeffding":
         import math
 
-        for name in ("minimum", "maximum"):
-            value = getattr(policy, name)
+        for name, value in (("minimum", minimum), ("maximum", maximum)):
             # A null bound (unbounded on that side) has no finite range at all.
             if value is None or not math.isfinite(value):
                 raise PolicyError(
@@ -208,6 +176,40 @@ def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
                     f"the Hoeffding bound needs finite score bounds; the policy's {name} is "
                     f"{'unbounded (null)' if value is None else format_number(value)}",
                 )
+
+
+def resolve_confidence(policy: Policy, confidence: Number | None, bound: str) -> tuple[Number | None, str]:
+    """The ``(confidence, bound)`` a report decides at: the policy's, or the keywords'.
+
+    *bound* is ``UNSET`` when left out.  A policy that states a confidence
+    fixes both (its bound left out is the CLT); a keyword may repeat the
+    policy's value, but one that contradicts it raises ``PolicyError``
+    (``option-conflict``): the versioned policy is not overridden, and the
+    keyword is not silently dropped.
+    """
+    from ._policy import UNSET
+
+    stated = policy.confidence
+    if stated is None:
+        return confidence, "clt" if bound is UNSET else bound
+    policy_bound = "clt" if policy.bound is None else policy.bound
+    if confidence is not None:
+        from ._score import to_decimal
+        from ._stats import _alpha
+
+        _alpha(confidence)  # a NaN is bad-policy, not a conflict
+        if to_decimal(confidence) != to_decimal(stated):
+            raise PolicyError(
+                "option-conflict",
+                f"confidence {format_number(confidence)} contradicts the policy's confidence "
+                f"{format_number(stated)}: give it in one place",
+            )
+    if bound is not UNSET and bound != policy_bound:
+        raise PolicyError(
+            "option-conflict",
+            f"bound {describe_value(bound)} contradicts the policy's bound {policy_bound!r}: give it in one place",
+        )
+    return stated, policy_bound
 
 
 def pass_rate_bound(passed: int, valid: int, confidence: Number, threshold: Number) -> Interval:

@@ -81,7 +81,8 @@ def dumps(record: object, /, *, policy: Policy | None = None, shape: str = "scor
           ...
         scorecontract._errors.InvalidEvidence: non-finite: score is nan, not a finite number
     """
-    policy = policy_for(UNSET, policy)
+    # Writing a record judges nothing: a report's confidence is no concern here.
+    policy = policy_for(UNSET, policy, bounded=True)
     if type(shape) is not str or shape not in SHAPES:
         raise PolicyError("bad-policy", f"shape must be 'score', 'trial' or 'envelope', not {describe_value(shape)}")
     if type(record) is not dict:

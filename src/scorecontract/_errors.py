@@ -56,6 +56,10 @@ REASONS = {
     "ambiguous-selection": "the query selects more than one node; the message gives the count and the first two paths",
     "requirement-failed": "a requirement (--require, the policy key require) does not hold on the document",
     "unanswerable-query": "a query or requirement cannot be answered on this document within the engine's limits",
+    # Harness adapters (docs/harnesses.md): what a harness says about its run.
+    "partial-run": "the harness ran part of the task (lm-eval --limit: n-samples effective < original)",
+    "grader-errors": "the harness reports errored tests or metrics (promptfoo errors, DeepEval errors > 0)",
+    "empty-run": "the harness scored nothing: zero tests, a count-0 stat, an empty score list",
     # Trial reports (docs/reports.md).
     "bad-trial-id": "a trial record's trial_id is not a non-empty string, or a selected id member is not a string or integer",
     "not-scheduled": "a trial record names a trial outside the declared population",
@@ -64,9 +68,6 @@ REASONS = {
     "population-unknown": "under a bare --scheduled count, an observation names no readable trial id (give a manifest)",
     "insufficient-trials": "a confidence bound the trials cannot support: n = 1, zero variance or one cluster",
     "unknown-label": "a per-sample score is a string outside the closed --labels map (never 0.0)",
-    "sample-error": "the harness recorded an error for the sample (promptfoo failureReason 2), not a score",
-    "empty-stat": "a HELM stat has count 0: nothing was measured",
-    "partial-run": "lm-eval ran fewer documents than the task has (a --limit run); --allow-partial gates it",
     "missing-cluster": "under --cluster-by, a trial record has no cluster member",
     "bad-cluster": "under --cluster-by, a trial record's cluster is not one string or integer",
     # Grader errors: no usable judgment (GRADER_ERROR, INVALID at the gate).

@@ -12,7 +12,7 @@ import re
 
 from ._decide import meets_threshold, outcome_message, score_problem
 from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
-from ._errors import InvalidEvidence
+from ._errors import InvalidEvidence, PolicyError
 from ._policy import UNSET, check_limit, default_cache, policy_for
 from ._provenance import check_binding, envelope_score
 from ._record import score_of_record
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ._policy import Policy
     from ._score import Number
     from ._select import Selection
+    from ._source import Source
 
 __all__ = ["Decision", "evaluate", "loads"]
 
@@ -262,6 +263,7 @@ def evaluate(
     candidate: str | None = None,
     run_id: str | None = None,
     select: str | None = None,
+    source: Source | str | None = None,
 ) -> Decision:
     """Run the whole contract on the evidence *raw* and return a ``Decision``.
 
@@ -299,6 +301,19 @@ def evaluate(
     policy's requirements (``Policy(require=...)``) must hold on the whole
     document, with or without *select* (INVALID ``requirement-failed``).
 
+    *source*, a ``Source`` (or a bare harness name such as
+    ``"simple-evals"``, for an adapter that needs no options), gates the
+    headline of that harness's own output instead (docs/harnesses.md):
+    ``Source("lm-eval", task="mmlu", metric="acc,none")``.  Its adapter
+    chooses the query and checks what the harness says about the run (a
+    ``--limit`` run, errors, an empty score list); ``Decision.selection``
+    then names the source too.  The decision's policy is the one applied:
+    *policy* with ``nonfinite_elsewhere = "list"``.  An option the adapter
+    does not take, or lacks, raises ``PolicyError`` (``bad-option``,
+    ``missing-option``), as does a policy whose direction contradicts the
+    evidence's own (lm-eval's ``higher_is_better``: ``option-conflict``).
+    *source* is not combined with *select* or *candidate*.
+
         >>> evaluate(b'{"score": 0.9}').verdict
         <Verdict.PASS: 'PASS'>
         >>> d = evaluate('{"score": 1e400}')
@@ -314,6 +329,8 @@ def evaluate(
     bound = candidate is not None or run_id is not None or policy.require_candidate
     if bound:
         check_binding(candidate, run_id, policy)
+    if source is not None:
+        return _evaluate_source(raw, source, select, policy, max_bytes, bound)
     if select is not None:
         return _evaluate_selected(raw, select, policy, max_bytes, candidate, run_id)
     try:
@@ -415,7 +432,7 @@ def _evaluate_selected(
     """``evaluate()`` with a query: the selection stage (``_select``) between
     the strict parse and the numeric contract."""
     from ._jsonpath import compile_query
-    from ._select import Selection, select_one, split_records, value_problem
+    from ._select import Selection
 
     query = compile_query(select)  # PolicyError (bad-selector): configuration
     selection = Selection(query.text)
@@ -423,31 +440,85 @@ def _evaluate_selected(
         document, records = load_with_records(decode_evidence(raw, max_bytes), policy)
         if candidate is not None:
             _check_document_binding(document, candidate, run_id)
-        check_requirements(document, policy)
-        path, value = select_one(document, query)
-        selection = Selection(query.text, path)
-        listed = split_records(records, path, policy) if records else []
-        if listed:
-            selection = Selection(query.text, path, listed, len(listed))
-        problem = value_problem(path, value, policy)
-        if problem is not None:
-            return Decision(Verdict.INVALID, problem[0], problem[1], None, policy, None, selection)
-        valid: Number = value  # type: ignore[assignment]  # value_problem admitted it
-        if meets_threshold(valid, policy):
-            return Decision(Verdict.PASS, "meets-threshold", None, valid, policy, None, selection)
-        return Decision(Verdict.FAIL, "below-threshold", None, valid, policy, None, selection)
+        return decide_selected(document, records, query.text, policy, selection)
     except InvalidEvidence as exc:
         return Decision.invalid(too_large_hint(exc), policy, selection)
-    except Exception as exc:  # fail closed: a defect here must not release
-        return Decision(
-            Verdict.INVALID,
-            "internal-error",
-            f"unexpected {type(exc).__name__} in scorecontract; please report it",
-            None,
-            policy,
-            None,
-            selection,
+    except Exception:  # fail closed: a defect here must not release
+        return internal_error(policy, selection)
+
+
+def _evaluate_source(
+    raw: str | bytes, source: Source | str, select: str | None, policy: Policy, max_bytes: int, bound: bool
+) -> Decision:
+    """``evaluate()`` with a harness adapter (``_headline``)."""
+    from ._headline import evaluate_source, resolve_source
+
+    checked = resolve_source(source)  # PolicyError: configuration
+    if select is not None:
+        raise PolicyError("option-conflict", "give source= or select=, not both: the adapter chooses the query")
+    if bound:
+        raise PolicyError(
+            "option-conflict",
+            "source= cannot be combined with candidate= or run_id=: a harness's file names no candidate; "
+            "bind it by signing the file instead",
         )
+    return evaluate_source(raw, checked, policy, max_bytes)
+
+
+def internal_error(policy: Policy, selection: Selection | None = None) -> Decision:
+    """The INVALID decision for a defect in scorecontract itself: never a PASS."""
+    import sys
+
+    kind = sys.exc_info()[0]
+    name = "error" if kind is None else kind.__name__
+    return Decision(
+        Verdict.INVALID,
+        "internal-error",
+        f"unexpected {name} in scorecontract; please report it",
+        None,
+        policy,
+        None,
+        selection,
+    )
+
+
+def decide_selected(
+    document: object,
+    records: list[tuple[str, str]],
+    select: str,
+    policy: Policy,
+    selection: Selection,
+) -> Decision:
+    """Decide on the one value *select* selects in a decoded *document*.
+
+    The selection stage in order: the policy's requirements, exactly one
+    node, the non-finite rule for *records* (``load_with_records``), then
+    the numeric contract and the threshold.  *selection* carries what is
+    known already (the source, the origin); the returned decision's
+    selection adds the resolved path and what was listed.  Raises
+    ``InvalidEvidence`` when the requirements or the selection fail, for
+    the caller to turn into an INVALID decision with *selection*.
+    """
+    from ._jsonpath import compile_query
+    from ._select import Selection, check_requirements, select_one, split_records, value_problem
+
+    query = compile_query(select)
+    check_requirements(document, policy)
+    path, value = select_one(document, query)
+    selection = Selection(query.text, path, (), 0, selection.source, selection.origin)
+    try:
+        listed = split_records(records, path, policy) if records else []
+    except InvalidEvidence as exc:
+        return Decision.invalid(exc, policy, selection)
+    if listed:
+        selection = Selection(query.text, path, listed, len(listed), selection.source, selection.origin)
+    problem = value_problem(path, value, policy)
+    if problem is not None:
+        return Decision(Verdict.INVALID, problem[0], problem[1], None, policy, None, selection)
+    valid: Number = value  # type: ignore[assignment]  # value_problem admitted it
+    if meets_threshold(valid, policy):
+        return Decision(Verdict.PASS, "meets-threshold", None, valid, policy, None, selection)
+    return Decision(Verdict.FAIL, "below-threshold", None, valid, policy, None, selection)
 
 
 def _check_document_binding(document: object, candidate: str, run_id: str | None) -> None:

@@ -159,7 +159,8 @@ class Policy(Value):
 
     ``Policy(threshold=0.8, *, minimum=0, maximum=1, version="default",
     exact=False, review_owner=None, require_candidate=False,
-    direction="higher", nonfinite_elsewhere="refuse", require=())``
+    direction="higher", nonfinite_elsewhere="refuse", require=(),
+    confidence=None, bound=None)``
 
     *threshold* is the lowest passing score: ``score >= threshold`` is PASS.
     With *direction* ``"lower"`` (perplexity, mean absolute error) it is the
@@ -175,6 +176,14 @@ class Policy(Value):
     anywhere in the document INVALID, ``"list"`` lets one outside the
     selected value stand and lists it; *require* is a list of RFC 9535
     logical expressions on the whole document, each of which must hold.
+
+    *confidence* (a number strictly between 0.5 and 1, e.g. 0.95) and
+    *bound* (``"clt"`` or ``"hoeffding"``, which needs finite bounds; None
+    is the CLT) are for ``report()``: its metrics then decide on a
+    one-sided confidence bound (docs/reports.md).  A bound needs a
+    confidence.  ``evaluate()``, ``decide()`` and ``judge()`` judge one
+    score, which has no confidence bound: they refuse such a policy
+    (``bad-policy``) rather than ignore what it states.
 
     *version* names the policy in every decision record and receipt: a
     non-empty string of at most 200 characters, without control characters
@@ -226,6 +235,8 @@ class Policy(Value):
         "direction",
         "nonfinite_elsewhere",
         "require",
+        "confidence",
+        "bound",
         "limits",
         "full_path",
     )
@@ -240,6 +251,8 @@ class Policy(Value):
         "direction",
         "nonfinite_elsewhere",
         "require",
+        "confidence",
+        "bound",
     )
 
     threshold: Number
@@ -262,6 +275,10 @@ class Policy(Value):
     """``"refuse"`` or ``"list"``: a non-finite number outside the selection."""
     require: tuple[str, ...]
     """The requirements, RFC 9535 logical expressions on the document."""
+    confidence: Number | None
+    """The confidence a report's metrics decide at, or None (point estimates)."""
+    bound: str | None
+    """A report's bound on the mean, ``"clt"`` or ``"hoeffding"``, or None (unstated: CLT)."""
     limits: tuple[Number, Number, Number]
     """``(minimum, maximum, threshold)`` as scores are compared with them
     (an unbounded side as an infinity)."""
@@ -281,6 +298,8 @@ class Policy(Value):
         direction: str = "higher",
         nonfinite_elsewhere: str = "refuse",
         require: tuple[str, ...] | list[str] = (),
+        confidence: Number | None = None,
+        bound: str | None = None,
     ) -> None:
         if type(exact) is not bool:
             raise PolicyError("bad-policy", f"exact must be true or false, not {describe_value(exact)}")
@@ -316,6 +335,14 @@ class Policy(Value):
                 f"[{'no minimum' if minimum is None else format_number(minimum)}, "
                 f"{'no maximum' if maximum is None else format_number(maximum)}]",
             )
+        if confidence is not None or bound is not None:
+            from ._confidence import check_bound
+
+            # The rules report(confidence=, bound=) applies, in one place.
+            check_bound(confidence, "clt" if bound is None else bound, minimum, maximum)
+            if confidence is None:
+                # Even "clt": a stated bound without a confidence decides nothing.
+                raise PolicyError("bad-policy", f"bound {bound!r} needs a confidence")
         self._fill(
             threshold=threshold,
             minimum=minimum,
@@ -327,6 +354,8 @@ class Policy(Value):
             direction=direction,
             nonfinite_elsewhere=nonfinite_elsewhere,
             require=requirements,
+            confidence=confidence,
+            bound=bound,
             limits=limits,
             # One flag for evaluate()'s fast path, read as cheaply as exact
             # was: the path knows only float comparison, ">=", and no
@@ -347,6 +376,8 @@ class Policy(Value):
         direction: str = UNSET,
         nonfinite_elsewhere: str = UNSET,
         require: tuple[str, ...] | list[str] = UNSET,
+        confidence: Number | None = UNSET,
+        bound: str | None = UNSET,
     ) -> Policy:
         """Return a copy of the policy with the given fields changed.
 
@@ -368,6 +399,8 @@ class Policy(Value):
             direction=self.direction if direction is UNSET else direction,
             nonfinite_elsewhere=self.nonfinite_elsewhere if nonfinite_elsewhere is UNSET else nonfinite_elsewhere,
             require=self.require if require is UNSET else require,
+            confidence=self.confidence if confidence is UNSET else confidence,
+            bound=self.bound if bound is UNSET else bound,
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -377,8 +410,8 @@ class Policy(Value):
         ``min``, ``max`` (None when unbounded), ``exact``, ``review_owner``
         when one is named, ``require_candidate`` when it is true,
         ``direction`` when it is ``"lower"``, ``nonfinite_elsewhere`` when
-        it is ``"list"`` and ``require`` when there are requirements), so
-        decision records and
+        it is ``"list"``, ``require`` when there are requirements, and
+        ``confidence`` and ``bound`` when stated), so decision records and
         receipts name the version, and ``load_policy`` reads the dict back
         as an equal policy.  Numbers are returned as given: an exact policy
         may hold ``decimal.Decimal`` values, which ``json.dumps`` cannot
@@ -401,6 +434,10 @@ class Policy(Value):
             result["nonfinite_elsewhere"] = self.nonfinite_elsewhere
         if self.require:
             result["require"] = list(self.require)
+        if self.confidence is not None:
+            result["confidence"] = self.confidence
+        if self.bound is not None:
+            result["bound"] = self.bound
         return result
 
 
@@ -417,7 +454,7 @@ def default_policy() -> Policy:
     return default_cache[0]
 
 
-def policy_for(threshold: Number | None, policy: Policy | None) -> Policy:
+def policy_for(threshold: Number | None, policy: Policy | None, *, bounded: bool = False) -> Policy:
     """Resolve the ``threshold=`` / ``policy=`` pair of the public API.
 
     *threshold* left out (``UNSET``) is the default policy's 0.8;
@@ -425,12 +462,22 @@ def policy_for(threshold: Number | None, policy: Policy | None) -> Policy:
     it would otherwise read as "no threshold" to some callers and as 0.8
     to others.  (``judge`` alone gives ``None`` a meaning, and resolves it
     before calling this.)
+
+    A policy stating a confidence is refused unless *bounded* (the caller,
+    ``report()``, decides on confidence bounds): one score has none, and a
+    gate must not ignore what its policy states.
     """
     if policy is not None:
         if type(policy) is not Policy:
             raise PolicyError("bad-policy", f"policy must be a Policy, not {type(policy).__name__}")
         if threshold is not UNSET:
             raise PolicyError("bad-policy", "give threshold= or policy=, not both")
+        if policy.confidence is not None and not bounded:
+            raise PolicyError(
+                "bad-policy",
+                f"the policy states confidence {format_number(policy.confidence)}, which only a report "
+                "applies: one score has no confidence bound (use report, or a policy without it)",
+            )
         return policy
     if threshold is UNSET or (type(threshold) is float and threshold == DEFAULT_THRESHOLD):
         return default_cache[0] if default_cache else default_policy()

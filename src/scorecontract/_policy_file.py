@@ -42,6 +42,8 @@ POLICY_KEYS: dict[str, tuple[str, bool]] = {
     "direction": ("direction", False),
     "nonfinite_elsewhere": ("nonfinite_elsewhere", False),
     "require": ("require", False),
+    "confidence": ("confidence", False),
+    "bound": ("bound", False),
 }
 
 
@@ -60,7 +62,9 @@ def load_policy(path: str | PathLike[str], /) -> Policy:
 
     Optional keys: ``review_owner``, ``require_candidate``, ``direction``
     (``"higher"`` or ``"lower"``), ``nonfinite_elsewhere`` (``"refuse"`` or
-    ``"list"``) and ``require`` (a list of RFC 9535 logical expressions).
+    ``"list"``), ``require`` (a list of RFC 9535 logical expressions), and
+    for reports ``confidence`` (a number strictly between 0.5 and 1) and
+    ``bound`` (``"clt"`` or ``"hoeffding"``; it needs ``confidence``).
 
     Numbers are decoded the way the policy will decode evidence: as binary
     floats, or as their exact decimal text (``decimal.Decimal``) when

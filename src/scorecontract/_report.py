@@ -174,7 +174,8 @@ class Metric(Value):
     (the sum of the valid scores, or the number of passing trials);
     ``denominator`` (the number of trials with valid evidence); ``value``,
     their quotient as a float, or None when the denominator is 0 (never
-    0.0); ``threshold``, the minimum the value is compared with; ``meets``,
+    0.0); ``threshold``, the minimum the value is compared with (the
+    maximum, for a mean whose ``direction`` is ``"lower"``); ``meets``,
     whether it reaches that minimum, compared exactly, or None without a
     value.  ``Report.deciding_metrics`` says which metrics decide; they
     decide only when no scheduled trial lacks evidence.  The numerator and
@@ -186,7 +187,7 @@ class Metric(Value):
     Metrics are immutable and compare equal by value.
     """
 
-    __slots__ = ("name", "numerator", "denominator", "value", "threshold", "meets", "interval")
+    __slots__ = ("name", "numerator", "denominator", "value", "threshold", "meets", "interval", "direction")
     _shown = ("name", "numerator", "denominator", "value")
 
     name: str
@@ -196,6 +197,7 @@ class Metric(Value):
     threshold: Number
     meets: bool | None
     interval: Interval | None
+    direction: str
 
     def __init__(
         self,
@@ -204,6 +206,7 @@ class Metric(Value):
         denominator: int,
         threshold: Number,
         interval: Interval | None = None,
+        direction: str = "higher",
     ) -> None:
         value: float | Decimal | None = None
         meets: bool | None = None
@@ -214,9 +217,10 @@ class Metric(Value):
             # never the thread's, whose traps (Inexact) would raise here.
             value = _for_display(_display_context().divide(Decimal(numerator), denominator))
             # No division and no rounding in the decision: numerator >=
-            # threshold * denominator, in exact decimal arithmetic.
+            # threshold * denominator (<= when lower is better), in exact
+            # decimal arithmetic.
             product = exact_context().multiply(to_decimal(threshold), Decimal(denominator))
-            meets = Decimal(numerator) >= product
+            meets = Decimal(numerator) >= product if direction == "higher" else Decimal(numerator) <= product
         if interval is not None:
             meets = interval.meets
         self._fill(
@@ -227,6 +231,7 @@ class Metric(Value):
             threshold=threshold,
             meets=meets,
             interval=interval,
+            direction=direction,
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -454,6 +459,7 @@ class Report(NoTruthValue, Value):
             self._first_invalid,
             self.scheduled,
             self.policy.threshold,
+            self.policy.direction == "lower",
         )
 
     def located_trials(self) -> Iterator[tuple[str | None, str, str | None, str, str]]:
@@ -561,13 +567,14 @@ class Regression(Value):
             return "no trial has valid evidence on both sides"
         limit = format_number(self.max_regression)
         interval = self.interval
+        lower = interval_side(self.baseline.policy) == "lower"
+        suffix = "" if lower else " (lower is better)"
         if interval is None:
-            lower = interval_side(self.baseline.policy) == "lower"
             relation = (">=" if self.meets else "<") if lower else ("<=" if self.meets else ">")
             shown = f"-{limit}" if lower else limit
             return (
                 f"mean difference {self.mean_difference:.6g} (candidate - baseline, {self.pairs} pairs) "
-                f"{relation} {shown}"
+                f"{relation} {shown}{suffix}"
             )
         if interval.side == "lower":
             relation, shown = (">=" if self.meets else "<"), f"-{limit}"
@@ -575,7 +582,7 @@ class Regression(Value):
             relation, shown = ("<=" if self.meets else ">"), limit
         text = (
             f"mean difference {self.mean_difference:.6g} (candidate - baseline), "
-            f"{interval.summary()} {relation} {shown}"
+            f"{interval.summary()} {relation} {shown}{suffix}"
         )
         needed = interval.needed()
         return f"{text}; {needed}" if needed else text
@@ -775,18 +782,14 @@ def _manifest_ids(manifest: object) -> list[str]:
 
 
 def _refuse_check_only_keys(policy: Policy) -> None:
-    """Refuse the policy keys a report does not apply yet (exit 2).
+    """Refuse the policy keys a report does not apply (exit 2).
 
-    The tally counts a trial as passing when its score is at least the
-    threshold, and it reads whole trial lines, not a selection: a policy
-    whose direction is "lower", that states requirements, or that lists
-    non-finite values elsewhere would be judged by rules it did not state
-    (a lower-is-better mean of 0.5 against 0.2 would PASS).  Refusing is
-    the fail-closed answer until the report honours them.
+    A report reads whole trial lines, not a selection: a policy that
+    states requirements on a document, or that lists non-finite values
+    outside the selected value, would be judged by rules that mean nothing
+    per line.  Refusing is the fail-closed answer; ignoring them is not.
     """
     stated = []
-    if policy.direction != "higher":
-        stated.append(f"direction {policy.direction!r}")
     if policy.require:
         stated.append("require")
     if policy.nonfinite_elsewhere != "refuse":
@@ -794,7 +797,7 @@ def _refuse_check_only_keys(policy: Policy) -> None:
     if stated:
         raise PolicyError(
             "bad-policy",
-            f"a report does not apply the policy's {', '.join(stated)} yet; "
+            f"a report does not apply the policy's {', '.join(stated)}: "
             "use check for a selected value, or a policy without them",
         )
 
@@ -863,7 +866,7 @@ def _gate(
     sha256, failure = read.sha256, read.failure
     metric, min_pass_rate = options.metric, options.min_pass_rate
     policy = tally.policy
-    mean = Metric("mean", tally.total(), tally.valid, policy.threshold)
+    mean = Metric("mean", tally.total(), tally.valid, policy.threshold, direction=policy.direction)
     pass_rate = Metric("pass-rate", tally.passed, tally.valid, 1 if min_pass_rate is None else min_pass_rate)
     deciding_metrics = _deciding_metrics(metric, min_pass_rate)
     regression: Regression | None = None
@@ -995,7 +998,7 @@ def _bounded(
         interval = mean_bound(
             tally.sums(), confidence, mean.threshold, options.bound, tally.policy, tally.cluster_list()
         )
-        mean = Metric("mean", tally.total(), tally.valid, mean.threshold, interval)
+        mean = Metric("mean", tally.total(), tally.valid, mean.threshold, interval, tally.policy.direction)
     if "pass-rate" in deciding_metrics:
         interval = pass_rate_bound(tally.passed, tally.valid, confidence, pass_rate.threshold)
         pass_rate = Metric("pass-rate", tally.passed, tally.valid, pass_rate.threshold, interval)
@@ -1008,13 +1011,16 @@ def _comparison(item: Metric | Regression) -> str:
         return item.text()
     interval = item.interval
     threshold = format_number(item.threshold)
+    lower = item.direction == "lower"
+    suffix = " (lower is better)" if lower else ""
     if interval is None:
-        return f"{_metric_text(item)} {'>=' if item.meets is True else '<'} {threshold}"
+        relation = ("<=" if item.meets is True else ">") if lower else (">=" if item.meets is True else "<")
+        return f"{_metric_text(item)} {relation} {threshold}{suffix}"
     if interval.side == "lower":
         relation = ">=" if interval.meets else "<"
     else:
         relation = "<=" if interval.meets else ">"
-    text = f"{_metric_text(item)}, {interval.summary()} {relation} threshold {threshold}"
+    text = f"{_metric_text(item)}, {interval.summary()} {relation} threshold {threshold}{suffix}"
     needed = interval.needed()
     return f"{text}; {needed}" if needed else text
 
@@ -1055,7 +1061,7 @@ def report(
     max_listed: int | None = DEFAULT_MAX_LISTED,
     candidate: str | None = None,
     confidence: Number | None = None,
-    bound: str = "clt",
+    bound: str = UNSET,
     cluster_by: str | None = None,
     baseline: TrialSource | Sequence[TrialSource] | None = None,
     max_regression: Number | None = None,
@@ -1110,7 +1116,9 @@ def report(
     against *min_pass_rate*; left out or None, 1: every trial).  With the
     mean, a *min_pass_rate* that is given is a second condition: both
     metrics decide, and a PASS needs both minimums met.  Every metric is
-    compared exactly, in decimal, without dividing.
+    compared exactly, in decimal, without dividing.  Under a policy whose
+    direction is ``"lower"`` (mean absolute error), a trial passes when it
+    scores at most the threshold, and the mean must be at most it.
 
     A missing or unreadable file is an INVALID report; only configuration
     (*threshold*, ``None`` included, *policy*, the population and the
@@ -1132,6 +1140,9 @@ def report(
     direction is ``"lower"``, the mean's upper bound.  Each metric's
     ``interval`` holds the bound.  A mean over one trial, or trials that
     all scored the same, has no CLT bound: INVALID (``insufficient-trials``).
+    A policy may state ``confidence`` and ``bound`` itself; the keywords
+    may then be left out or repeat its values, and a keyword that
+    contradicts them raises ``PolicyError`` (``option-conflict``).
     *cluster_by*, a JSONPath query, JSON Pointer or member name selecting
     each record's cluster (a string or integer), makes the CLT bound use
     clustered standard errors; a valid line without one is an invalid
@@ -1141,7 +1152,8 @@ def report(
     paired regression gate: the baseline runs the same contract over the
     same population, and the mean per-trial difference, candidate -
     baseline, must be at least -D (its lower bound, under *confidence*)
-    instead of the mean meeting the threshold.  Either side lacking
+    instead of the mean meeting the threshold; under a policy whose
+    direction is ``"lower"``, at most +D (its upper bound).  Either side lacking
     evidence for a scheduled trial is INVALID (or REVIEW), as always;
     ``Report.regression`` holds the comparison.
 
@@ -1150,14 +1162,15 @@ def report(
         >>> r.verdict, r.valid, r.invalid, r.missing
         (<Verdict.INVALID: 'INVALID'>, 1, 1, 1)
     """
-    from ._confidence import check_confidence
+    from ._confidence import check_confidence, resolve_confidence
     from ._provenance import check_binding
     from ._samples import reader_for
 
-    policy = policy_for(threshold, policy)
+    policy = policy_for(threshold, policy, bounded=True)
     _refuse_check_only_keys(policy)
     check_binding(candidate, None, policy)
     _check_options(metric, min_pass_rate, max_line_bytes, max_listed)
+    confidence, bound = resolve_confidence(policy, confidence, bound)
     check_confidence(confidence, bound, policy)
     _check_paired(confidence, cluster_by, baseline, max_regression, metric)
     inputs = _inputs(trials, "trials")

@@ -694,7 +694,7 @@ class _Helm(SampleReader):
         at = _path(base, "stats", found[0])
         count = _member(stat, "count")
         if type(count) is int and count == 0:
-            return _invalid(trial_id, "empty-stat", f"the HELM stat at {_clip(at)} has count 0: nothing was measured")
+            return _invalid(trial_id, "empty-run", f"the HELM stat at {_clip(at)} has count 0: nothing was measured")
         mean = _member(stat, "mean")
         if mean is _MISSING:
             return _invalid(trial_id, "missing-member", f"the HELM stat at {_clip(at)} has no mean")
@@ -765,7 +765,7 @@ class _Promptfoo(SampleReader):
             error = row.get("error")
             why = f": {_clip(error, 80)}" if type(error) is str else ""
             return _invalid(
-                trial_id, "sample-error", f"promptfoo recorded an error for this row (failureReason 2){why}"
+                trial_id, "grader-errors", f"promptfoo recorded an error for this row (failureReason 2){why}"
             )
         if self.metric == "pass":
             success = row.get("success", _MISSING)

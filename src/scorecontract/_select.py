@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from ._jsonpath import Query
     from ._policy import Policy
+    from ._source import Source
 
     # (normalized path, reason code) of one non-finite number in the text.
     Record = tuple[str, str]
@@ -57,35 +58,59 @@ class Selection(Value):
     - ``nonfinite_count``: how many non-finite numbers stood elsewhere in
       the document and were listed (``nonfinite_elsewhere = "list"``);
     - ``nonfinite_paths``: the normalized paths of the first
-      ``MAX_LISTED_PATHS`` of them, in document order.
+      ``MAX_LISTED_PATHS`` of them, in document order;
+    - ``source``: the ``Source`` whose adapter chose the query
+      (``evaluate(source=...)``, docs/harnesses.md), or None;
+    - ``origin``: what that adapter adds about where the value came from,
+      as sorted ``(name, value)`` pairs of JSON scalars and lists: the
+      archive member or line read, the exact fraction computed, what it
+      listed.
     """
 
-    __slots__ = ("query", "path", "nonfinite_count", "nonfinite_paths")
+    __slots__ = ("query", "path", "nonfinite_count", "nonfinite_paths", "source", "origin")
     _shown = ("query", "path", "nonfinite_count")
 
     query: str
     path: str | None
     nonfinite_count: int
     nonfinite_paths: tuple[str, ...]
+    source: Source | None
+    origin: tuple[tuple[str, object], ...]
 
     def __init__(
-        self, query: str, path: str | None = None, nonfinite_paths: Sequence[str] = (), nonfinite_count: int = 0
+        self,
+        query: str,
+        path: str | None = None,
+        nonfinite_paths: Sequence[str] = (),
+        nonfinite_count: int = 0,
+        source: Source | None = None,
+        origin: Sequence[tuple[str, object]] = (),
     ) -> None:
         self._fill(
             query=query,
             path=path,
             nonfinite_count=nonfinite_count,
             nonfinite_paths=tuple(nonfinite_paths[:MAX_LISTED_PATHS]),
+            source=source,
+            origin=tuple(sorted((name, tuple(item) if type(item) is list else item) for name, item in origin)),
         )
 
     def as_dict(self) -> dict[str, object]:
         """Return the selection as JSON-ready dict: ``query``, ``path``,
-        ``nonfinite_elsewhere`` (``{"count", "paths"}``)."""
-        return {
+        ``nonfinite_elsewhere`` (``{"count", "paths"}``), and, when a
+        harness adapter chose the query, ``source``: ``{"harness",
+        "options"}`` and the adapter's ``origin`` members."""
+        result: dict[str, object] = {
             "query": self.query,
             "path": self.path,
             "nonfinite_elsewhere": {"count": self.nonfinite_count, "paths": list(self.nonfinite_paths)},
         }
+        if self.source is not None:
+            source: dict[str, object] = {"harness": self.source.harness, "options": dict(self.source.as_dict())}
+            for name, item in self.origin:
+                source[name] = list(item) if type(item) is tuple else item
+            result["source"] = source
+        return result
 
 
 def _clip(text: str, limit: int = 160) -> str:

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
     from typing import TypeVar, Union
 
+    from ._confidence import Interval
     from ._score import Number
 
     Exact = Union[int, Decimal]
@@ -87,6 +88,9 @@ __all__ = [
 ]
 
 SIDES = ("lower", "upper")
+# What a bound is, in as_dict() order: a Bound's fields, and the first of
+# an Interval's (_confidence), which adds what its threshold made of it.
+BOUND_FIELDS = ("method", "side", "confidence", "n", "estimate", "bound", "se", "clusters", "unpaired_se")
 # Exact binomial tail sums up to this many trials; floating point above.
 EXACT_TRIALS = 2000
 # Clopper-Pearson bounds are found to this many significant bits.
@@ -316,34 +320,12 @@ class Bound(_Value):
         return max(2, math.ceil(needed))
 
     def summary(self) -> str:
-        """``95% lower bound 0.665862 (n=20, SE 0.0876)``, for messages.
-
-        Six significant digits: a caller that prints it beside a threshold
-        must not let rounding show a failing bound as equal to it.
-        """
-        details = [f"n={self.n}"]
-        if self.se is not None:
-            details.append(f"SE {self.se:.3g}")
-        if self.unpaired_se is not None:
-            details.append(f"unpaired SE {self.unpaired_se:.3g}")
-        if self.clusters is not None:
-            details.append(f"{self.clusters} clusters")
-        name = "" if self.method in ("clt", "clustered-clt") else f" ({self.method})"
-        return f"{_percent(self.confidence)} {self.side} bound{name} {self.bound:.6g} ({', '.join(details)})"
+        """``95% lower bound 0.665862 (n=20, SE 0.0876)``, for messages."""
+        return bound_summary(self)
 
     def as_dict(self) -> dict[str, object]:
         """Return the bound as a JSON-ready dict."""
-        return {
-            "method": self.method,
-            "side": self.side,
-            "confidence": self.confidence,
-            "n": self.n,
-            "estimate": self.estimate,
-            "bound": self.bound,
-            "se": self.se,
-            "clusters": self.clusters,
-            "unpaired_se": self.unpaired_se,
-        }
+        return bound_fields(self)
 
     def _key(self) -> tuple[object, ...]:
         return tuple(self.as_dict().values())
@@ -353,6 +335,47 @@ class Bound(_Value):
             f"Bound(method={self.method!r}, side={self.side!r}, n={self.n}, "
             f"estimate={self.estimate!r}, bound={self.bound!r}, se={self.se!r})"
         )
+
+
+def bound_fields(value: Bound | Interval) -> dict[str, object]:
+    """The ``BOUND_FIELDS`` of *value* (a ``Bound``, or an ``Interval``) as a dict."""
+    return {name: getattr(value, name) for name in BOUND_FIELDS}
+
+
+def bound_summary(value: Bound | Interval) -> str:
+    """``95% lower bound 0.665862 (n=20, SE 0.0876)`` for a ``Bound`` or ``Interval``.
+
+    The bound has six significant digits, rounded against PASS (down for a
+    lower bound, up for an upper one), so no message reads "0.8 < threshold
+    0.8"; the standard errors three, to nearest (they are shown, never
+    compared).
+    """
+    details = [f"n={value.n}"]
+    if value.se is not None:
+        details.append(f"SE {value.se:.3g}")
+    if value.unpaired_se is not None:
+        details.append(f"unpaired SE {value.unpaired_se:.3g}")
+    if value.clusters is not None:
+        details.append(f"{value.clusters} clusters")
+    name = "" if value.method in ("clt", "clustered-clt") else f" ({value.method})"
+    shown = shown_bound(value.bound, value.side)
+    return f"{_percent(value.confidence)} {value.side} bound{name} {shown} ({', '.join(details)})"
+
+
+def shown_bound(bound: float, side: str) -> str:
+    """*bound* to six significant digits, rounded against PASS, never to nearest."""
+    import decimal
+
+    context = decimal.Context(
+        prec=6,
+        rounding=decimal.ROUND_CEILING if side == "upper" else decimal.ROUND_FLOOR,
+        Emin=decimal.MIN_EMIN,
+        Emax=decimal.MAX_EMAX,
+        traps=[],
+    )
+    # Decimal(float) is exact; plus() rounds it once, in the stated direction.
+    rounded = context.plus(decimal.Decimal(bound))
+    return f"{rounded:g}" if rounded.adjusted() >= -5 else f"{rounded:e}"
 
 
 # -- the public functions -------------------------------------------------------

@@ -291,12 +291,15 @@ def trial_rows(
     first_invalid: dict[str, tuple[str, str]],
     scheduled: int,
     threshold: Number,
+    lower: bool = False,
 ) -> Iterator[tuple[str | None, str, int | None, str, str]]:
     """Yield ``(trial_id, status, line, code, message)`` per scheduled trial.
 
-    ``Report.trials()`` is this over the finished tally's per-trial state.
+    ``Report.trials()`` is this over the finished tally's per-trial state;
+    *lower* words it for a policy whose direction is ``"lower"``.
     """
     shown = format_number(threshold)
+    passes, fails = ("<=", ">") if lower else (">=", "<")
     for trial_id, state in trials.items():
         if state is None:
             yield (trial_id, "MISSING", None, "missing-evidence", "no observation of this trial")
@@ -306,10 +309,10 @@ def trial_rows(
             code, message = first_invalid[trial_id]
             yield (trial_id, "INVALID", line, code, message)
         elif status == _PASS:
-            yield (trial_id, "PASS", line, "meets-threshold", f"score >= threshold {shown}")
+            yield (trial_id, "PASS", line, "meets-threshold", f"score {passes} threshold {shown}")
         else:
             score = format_number(failed_scores[trial_id])
-            yield (trial_id, "FAIL", line, "below-threshold", f"score {score} < threshold {shown}")
+            yield (trial_id, "FAIL", line, "below-threshold", f"score {score} {fails} threshold {shown}")
     for _ in range(scheduled - len(trials)):
         yield (None, "MISSING", None, "missing-evidence", "the file never names this trial")
 
@@ -345,6 +348,8 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
         # lines a harness's reader reads.
         id_first = score_first = _no_match
     low, high, limit = policy.limits
+    # A lower-is-better policy (mean absolute error) passes score <= limit.
+    higher = policy.direction == "higher"
     if policy.exact:
         from decimal import Decimal
 
@@ -469,14 +474,14 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
                     # _add writes for both cases.
                     hand_over = False
                     tally.observed += 1
-                    if score >= limit:
+                    if score >= limit if higher else score <= limit:
                         tally._add(line, trial_id, Verdict.PASS, "meets-threshold", "", score)
                     else:
                         tally._add(line, trial_id, Verdict.FAIL, "below-threshold", "", score)
                     room = max_listed is None or len(ignored_list) < max_listed
                     continue
                 valid += 1
-                if score >= limit:
+                if score >= limit if higher else score <= limit:
                     passed += 1
                     trials[trial_id] = line << 2 | PASS
                 else:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .._constants import CHECK_FORMATS, DEFAULT_MAX_BYTES
-from .._errors import InvalidEvidence
+from .._errors import InvalidEvidence, PolicyError
 from .._policy import DIRECTIONS, NONFINITE_ELSEWHERE
 from ._policy import add_policy_arguments
 
@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .._policy import Policy
+    from .._select import Selection
+    from .._source import Source
     from ._provenance import Provenance
 
 __all__ = ["CheckOptions", "check_options", "register"]
@@ -35,6 +37,7 @@ def register(commands: Any, epilog: str) -> None:
     check.add_argument("path", metavar="PATH", help="evidence file, or - for standard input")
     add_policy_arguments(check)
     _add_selection_options(check)
+    _add_source_options(check)
     check.add_argument(
         "--max-bytes",
         metavar="N",
@@ -85,6 +88,94 @@ def _add_selection_options(check: argparse.ArgumentParser) -> None:
     group.add_argument("--max", metavar="X", help="highest valid score, a JSON number or none (default 1)")
 
 
+def _add_source_options(check: argparse.ArgumentParser) -> None:
+    from .._source import HARNESSES
+
+    group = check.add_argument_group(
+        "harness adapters (docs/harnesses.md; scorecontract check --from HARNESS --help for one)"
+    )
+    group.add_argument(
+        "--from",
+        dest="harness",
+        choices=HARNESSES,
+        metavar="HARNESS",
+        help=f"gate the headline of HARNESS's own results file: {', '.join(HARNESSES)}",
+    )
+    group.add_argument("--task", metavar="T", help="lm-eval: the task (or group) of the headline, e.g. mmlu")
+    group.add_argument(
+        "--metric",
+        metavar="M",
+        help="the metric: lm-eval acc,none (key as written); inspect accuracy; helm and deepeval the metric "
+        "name; openai-evals accuracy and simple-evals score by default",
+    )
+    group.add_argument("--scorer", metavar="S", help="inspect: the scorer whose metric is gated")
+    group.add_argument("--provider", metavar="LABEL", help="promptfoo: gate the prompt whose provider is LABEL")
+    group.add_argument("--split", metavar="SPLIT", help="helm: the split of the stat (default test)")
+    group.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="lm-eval: gate a run that scored fewer documents than the task has (--limit)",
+    )
+    group.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="promptfoo: gate a run with errors, counting each as not passed",
+    )
+
+
+# The adapter options: (Source option, flag), in the order help lists them.
+_SOURCE_OPTIONS = (
+    ("task", "--task"),
+    ("metric", "--metric"),
+    ("scorer", "--scorer"),
+    ("provider", "--provider"),
+    ("split", "--split"),
+    ("allow_partial", "--allow-partial"),
+    ("allow_errors", "--allow-errors"),
+)
+
+
+def _source_option(args: argparse.Namespace) -> Source | None:
+    """The ``Source`` that ``--from`` and its options name, or None.
+
+    Every refusal is configuration (exit 2): an adapter option without
+    ``--from``, one the harness's adapter does not take (``bad-option``),
+    one it needs (``missing-option``), and ``--from`` beside an option
+    whose job the adapter does itself (``option-conflict``).
+    """
+    from .._headline import ADAPTERS, resolve_source
+    from .._source import Source
+    from ._options import conflict, needs
+
+    given = [(name, flag, getattr(args, name)) for name, flag in _SOURCE_OPTIONS]
+    given = [(name, flag, value) for name, flag, value in given if value not in (None, False)]
+    harness: str | None = args.harness
+    if harness is None:
+        if given:
+            raise needs(given[0][1], "--from HARNESS", "it names an option of a harness adapter")
+        return None
+    adapter = ADAPTERS[harness]
+    for name, flag, _ in given:
+        if name not in adapter["takes"]:
+            takes = ", ".join(flag for option, flag in _SOURCE_OPTIONS if option in adapter["takes"])
+            raise PolicyError("bad-option", f"--from {harness} does not take {flag}; it takes {takes or 'nothing'}")
+    for name in adapter["needs"]:
+        if name not in [option for option, _, _ in given]:
+            flag = dict(_SOURCE_OPTIONS)[name]
+            raise needs(f"--from {harness}", flag, f"see scorecontract check --from {harness} --help")
+    for option, what in (
+        ("select", "the adapter selects the headline itself"),
+        ("nonfinite_elsewhere", 'the adapter lists non-finite numbers elsewhere (nonfinite_elsewhere "list")'),
+        ("candidate", "a harness's file names no candidate; sign the file to bind it"),
+        ("run_id", "a harness's file names no run id; sign the file to bind it"),
+    ):
+        if getattr(args, option) is not None:
+            raise conflict("--from", f"--{option.replace('_', '-')}", what)
+    if args.contract == "judgment":
+        raise conflict("--from", "--contract judgment", "an adapter gates a harness's headline score")
+    return resolve_source(Source(harness, **{name: value for name, _, value in given}))
+
+
 def _policy_changes(args: argparse.Namespace) -> list[tuple[str, str, object]]:
     """The policy options beyond --threshold and --exact, read once."""
     from ._policy import bound_option
@@ -131,6 +222,9 @@ class CheckOptions:
       ``--threshold`` or ``--policy`` (no threshold at all);
     - ``judgment``, ``negate``, ``extract``: the judgment contract;
     - ``select``: the query as given (``--select``), or None for a whole record;
+    - ``source``: the harness adapter (``--from``), or None;
+    - ``direction_stated``: whether ``--direction`` or ``--policy`` states
+      the direction (else an lm-eval file's own ``higher_is_better`` does);
     - ``max_bytes``: the byte limit on the evidence;
     - ``format``, ``receipt``, ``keep_evidence``: what to print and keep;
     - ``provenance``: the candidate, run and key the evidence must match.
@@ -143,6 +237,8 @@ class CheckOptions:
         "negate",
         "extract",
         "select",
+        "source",
+        "direction_stated",
         "max_bytes",
         "format",
         "receipt",
@@ -156,6 +252,8 @@ class CheckOptions:
     negate: bool
     extract: bool
     select: str | None
+    source: Source | None
+    direction_stated: bool
     max_bytes: int
     format: str
     receipt: str | None
@@ -171,6 +269,8 @@ class CheckOptions:
         negate: bool,
         extract: bool,
         select: str | None = None,
+        source: Source | None = None,
+        direction_stated: bool = True,
         max_bytes: int,
         format: str,
         receipt: str | None,
@@ -183,6 +283,8 @@ class CheckOptions:
         self.negate = negate
         self.extract = extract
         self.select = select
+        self.source = source
+        self.direction_stated = direction_stated
         self.max_bytes = max_bytes
         self.format = format
         self.receipt = receipt
@@ -204,6 +306,7 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
     from ._provenance import Provenance
 
     judgment = args.contract == "judgment"
+    source = _source_option(args)
     changes = _policy_changes(args)
     if not judgment:
         for option in ("negate", "extract"):
@@ -238,6 +341,8 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
         negate=args.negate,
         extract=args.extract,
         select=select,
+        source=source,
+        direction_stated=args.direction is not None or args.policy is not None,
         max_bytes=max_bytes,
         format=args.format,
         receipt=args.receipt,
@@ -255,6 +360,15 @@ def _run_check(args: argparse.Namespace) -> int:
     return _run_score_check(options)
 
 
+def _unread(options: CheckOptions) -> Selection | None:
+    """The selection of evidence refused unread: it names the harness asked for."""
+    if options.source is None:
+        return None
+    from .._select import Selection
+
+    return Selection("$", source=options.source)
+
+
 def _run_score_check(options: CheckOptions) -> int:
     from .._evaluate import Decision, evaluate
     from .._policy import default_policy
@@ -268,12 +382,23 @@ def _run_score_check(options: CheckOptions) -> int:
     except InvalidEvidence as exc:
         # Nothing complete was read (missing, unreadable, over the limit).
         evidence = None
-        decision = Decision.invalid(exc, policy)
+        decision = Decision.invalid(exc, policy, _unread(options))
     else:
         # Authenticate the exact bytes read, then judge those same bytes.
         forged = provenance.authenticate(evidence)
         if forged is not None:
-            decision = Decision.invalid(forged, policy)
+            decision = Decision.invalid(forged, policy, _unread(options))
+        elif options.source is not None:
+            source = options.source
+            if source.harness == "lm-eval" and not options.direction_stated:
+                # No direction was stated: the results file's own
+                # higher_is_better decides it (perplexity passes low).
+                from .._headline import lm_eval_direction
+
+                stated = lm_eval_direction(evidence, source, options.max_bytes, policy)
+                if stated is not None and stated != policy.direction:
+                    policy = policy.replace(direction=stated)
+            decision = evaluate(evidence, policy=policy, max_bytes=options.max_bytes, source=source)
         else:
             decision = evaluate(
                 evidence,

@@ -227,6 +227,11 @@ def _help_or_refusal(
     """
     arguments = list(argv)
     alone = arguments[-1:] == [option] and len(arguments) == (1 if parser is root else 2)
+    adapter = _adapter_help(arguments, option)
+    if adapter is not None:
+        # The one deliberate exception: "check --from HARNESS --help" is
+        # help about that adapter, and nothing else can be on the line.
+        alone, text = True, adapter
     if alone:
         emit(*(text[:-1] if text.endswith("\n") else text).split("\n"))
         return 0
@@ -236,6 +241,19 @@ def _help_or_refusal(
         _hint(root, arguments, option),
     )
     return EXIT_USAGE
+
+
+def _adapter_help(arguments: list[str], option: str) -> str | None:
+    """The help of one harness adapter, for exactly ``check --from HARNESS --help``."""
+    if len(arguments) != 4 or arguments[0] != "check" or arguments[1] != "--from" or arguments[3] != option:
+        return None
+    if option not in ("-h", "--help"):
+        return None
+    from .._headline import ADAPTERS, adapter_help
+
+    if arguments[2] not in ADAPTERS:
+        return None
+    return adapter_help(arguments[2], _help_width()) + "\n" + exit_table("check")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

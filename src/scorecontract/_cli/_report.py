@@ -103,7 +103,7 @@ def register(commands: Any, epilog: str) -> None:
     bounds.add_argument(
         "--bound",
         choices=BOUNDS,
-        default="clt",
+        default=None,
         help="the mean's bound: clt (central limit, default) or hoeffding (any n; needs finite score bounds)",
     )
     bounds.add_argument(
@@ -121,7 +121,7 @@ def register(commands: Any, epilog: str) -> None:
         "--max-regression",
         metavar="D",
         help="with --baseline: PASS if the mean difference candidate - baseline is >= -D "
-        "(its lower bound, with --confidence)",
+        "(its lower bound, with --confidence; <= +D under a lower-is-better policy)",
     )
     gate.add_argument(
         "--candidate",
@@ -171,7 +171,8 @@ class ReportOptions:
     - ``metric``; ``min_pass_rate``, or None when ``--min-pass-rate`` was
       not given (the library's default then applies);
     - ``candidate``: the candidate every line must name, or None;
-    - ``confidence`` (or None), ``bound``, ``cluster_by`` (or None),
+    - ``confidence`` (or None) and ``bound``, the option's or the policy
+      file's, ``cluster_by`` (or None),
       ``baseline`` and ``max_regression`` (both or neither): the bounds;
     - ``format``, ``junit_xml``, ``receipt``, ``max_listed``: the outputs;
     - ``max_line_bytes``: the byte limit on one line.
@@ -297,6 +298,11 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     if args.max_regression is not None:
         max_regression = number_option("--max-regression", args.max_regression, policy.exact)
     _check_bounds(args, confidence, max_regression, policy)
+    # A policy file's own confidence and bound decide (the options beside
+    # it were refused above); report() accepts them repeated.
+    if confidence is None:
+        confidence = policy.confidence
+    bound = args.bound or policy.bound or "clt"
     source, select_score, trial_id = _reading(args, policy)
     options = ReportOptions(
         path=args.paths[0],
@@ -311,7 +317,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         min_pass_rate=min_pass_rate,
         candidate=args.candidate,
         confidence=confidence,
-        bound=args.bound,
+        bound=bound,
         cluster_by=args.cluster_by,
         baseline=args.baseline,
         max_regression=max_regression,
@@ -330,7 +336,14 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
     from .._confidence import check_confidence
     from ._options import conflict, needs
 
-    if args.bound != "clt" and confidence is None:
+    if policy.confidence is not None:
+        # As --threshold beside --policy: the versioned file decides, and an
+        # option that would override it is refused, not silently dropped.
+        for option, given in (("--confidence", confidence), ("--bound", args.bound)):
+            if given is not None:
+                raise conflict("--policy", option, "the policy file states confidence and bound; change them there")
+        confidence = policy.confidence
+    elif args.bound is not None and confidence is None:
         raise needs("--bound", "--confidence", "a bound without a confidence would decide nothing")
     if args.cluster_by is not None and confidence is None:
         raise needs("--cluster-by", "--confidence", "clusters change only a confidence bound")
@@ -344,7 +357,7 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
         raise conflict("--baseline -", "TRIALS -", "standard input can be read once")
     if "-" in args.paths and len(args.paths) > 1:
         raise conflict("TRIALS -", "other TRIALS files", "standard input is one input; give the shards as files")
-    check_confidence(confidence, args.bound, policy)
+    check_confidence(confidence, args.bound or policy.bound or "clt", policy)
 
 
 # The harness options, by flag: (attribute, Source keyword).

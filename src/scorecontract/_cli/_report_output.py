@@ -66,10 +66,12 @@ def _value(metric: Metric) -> str:
 
 def _metric_line(report: Report, metric: Metric) -> str:
     chosen = metric.name in report.deciding_metrics
+    lower = report.policy.direction == "lower"
     if metric.name == "mean":
-        basis = f"threshold {format_number(metric.threshold)}"
+        basis = f"threshold {format_number(metric.threshold)}{', lower is better' if lower else ''}"
     else:
-        basis = f"trials scoring >= {format_number(report.policy.threshold)}; minimum {format_number(metric.threshold)}"
+        scoring = "<=" if lower else ">="
+        basis = f"trials scoring {scoring} {format_number(report.policy.threshold)}; minimum {format_number(metric.threshold)}"
     if not chosen:
         role = "shown only"
     elif report.deciding:

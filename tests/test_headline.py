@@ -1,0 +1,991 @@
+# SPDX-License-Identifier: MIT
+"""Headline adapters: each harness's own output gated by name, through the
+API (``evaluate(source=...)``) and the command line (``check --from``).
+
+One table drives both: every bundled harness fixture, the trap it holds,
+and the verdict, code and words that trap must produce.  Inspect ``.eval``
+logs, ZIP bombs and duplicate members are built here with ``zipfile``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+
+from scorecontract import Policy, PolicyError, Source, Verdict, evaluate, loads
+from scorecontract._cli import main
+from scorecontract._headline import ADAPTERS, adapter_help
+from scorecontract._source import HARNESSES
+from support import FIXTURES, run_cli
+
+HARNESS_FIXTURES = FIXTURES / "harnesses"
+PERPLEXITY = {"threshold": 20, "minimum": 1, "maximum": None, "direction": "lower"}
+
+# (id, fixture, harness, options, policy keywords, verdict, code, a text the message holds)
+CASES = [
+    (
+        "lm-eval headline",
+        "lm-eval-results.json",
+        "lm-eval",
+        {"task": "mmlu", "metric": "acc,none"},
+        {"threshold": 0.6},
+        "PASS",
+        "meets-threshold",
+        "score 0.6121 >= threshold 0.6 (the value at $['results']['mmlu']['acc,none'])",
+    ),
+    (
+        "lm-eval filter key",
+        "lm-eval-results.json",
+        "lm-eval",
+        {"task": "gsm8k", "metric": "exact_match,strict-match"},
+        {"threshold": 0.45},
+        "FAIL",
+        "below-threshold",
+        "score 0.4124 < threshold 0.45",
+    ),
+    (
+        "lm-eval N/A stderr is never a number",
+        "lm-eval-results.json",
+        "lm-eval",
+        {"task": "mmlu", "metric": "acc_stderr,none"},
+        {},
+        "INVALID",
+        "wrong-type",
+        "is a string ('N/A'), not a number",
+    ),
+    (
+        "lm-eval unknown task",
+        "lm-eval-results.json",
+        "lm-eval",
+        {"task": "arc_easy", "metric": "acc,none"},
+        {},
+        "INVALID",
+        "no-match",
+        "without the member 'arc_easy'",
+    ),
+    (
+        "lm-eval --limit run",
+        "lm-eval-limit.json",
+        "lm-eval",
+        {"task": "negotiationtom_belief", "metric": "acc,none"},
+        {"threshold": 0.5},
+        "INVALID",
+        "partial-run",
+        "lm-eval ran 20 of 13812 documents of negotiationtom_belief (--limit); "
+        "pass --allow-partial to gate a partial run",
+    ),
+    (
+        "lm-eval --limit run allowed",
+        "lm-eval-limit.json",
+        "lm-eval",
+        {"task": "negotiationtom_belief", "metric": "acc,none", "allow_partial": True},
+        {"threshold": 0.5},
+        "PASS",
+        "meets-threshold",
+        "score 0.55 >= threshold 0.5",
+    ),
+    (
+        "lm-eval Infinity headline",
+        "lm-eval-infinity.json",
+        "lm-eval",
+        {"task": "tgpred", "metric": "mae,none"},
+        {"threshold": 0.5, "direction": "lower"},
+        "INVALID",
+        "non-standard-constant",
+        "$['results']['tgpred']['mae,none']",
+    ),
+    (
+        "lm-eval NaN stderr is listed",
+        "lm-eval-nan-stderr.json",
+        "lm-eval",
+        {"task": "tgpred", "metric": "mae,none"},
+        {"threshold": 0.5, "direction": "lower"},
+        "PASS",
+        "meets-threshold",
+        "listed and not judged (the first at $['results']['tgpred']['mae_stderr,none'])",
+    ),
+    (
+        "lm-eval perplexity, lower is better",
+        "lm-eval-perplexity.json",
+        "lm-eval",
+        {"task": "wikitext", "metric": "word_perplexity,none"},
+        PERPLEXITY,
+        "PASS",
+        "meets-threshold",
+        "score 16.2357 <= threshold 20 (lower is better)",
+    ),
+    (
+        "inspect headline",
+        "inspect-log.json",
+        "inspect",
+        {"scorer": "choice", "metric": "accuracy"},
+        {},
+        "PASS",
+        "meets-threshold",
+        "score 0.85 >= threshold 0.8 (the value at $['results']['scores'][0]['metrics']['accuracy']['value'])",
+    ),
+    (
+        "inspect second scorer",
+        "inspect-log.json",
+        "inspect",
+        {"scorer": "model_graded_qa", "metric": "accuracy"},
+        {},
+        "FAIL",
+        "below-threshold",
+        "$['results']['scores'][1]['metrics']['accuracy']['value']",
+    ),
+    (
+        "inspect unknown scorer",
+        "inspect-log.json",
+        "inspect",
+        {"scorer": "match", "metric": "accuracy"},
+        {},
+        "INVALID",
+        "no-match",
+        "the Inspect log has no scorer named 'match' (its scorers: 'choice', 'model_graded_qa')",
+    ),
+    (
+        "inspect unknown metric",
+        "inspect-log.json",
+        "inspect",
+        {"scorer": "choice", "metric": "mean"},
+        {},
+        "INVALID",
+        "no-match",
+        "without the member 'mean'",
+    ),
+    (
+        "inspect unscored samples of the gated scorer",
+        "inspect-log-unscored.json",
+        "inspect",
+        {"scorer": "choice", "metric": "accuracy"},
+        {},
+        "INVALID",
+        "requirement-failed",
+        "Inspect's scorer 'choice' left 1 of 4 samples unscored",
+    ),
+    (
+        "inspect NaN only in samples, good headline",
+        "inspect-log-nan-samples.json",
+        "inspect",
+        {"scorer": "choice", "metric": "accuracy"},
+        {"threshold": 0.7},
+        "PASS",
+        "meets-threshold",
+        "1 non-finite number elsewhere in the document, listed and not judged "
+        "(the first at $['samples'][3]['scores']['model_graded_qa']['value'])",
+    ),
+    (
+        "inspect NaN samples of the gated scorer",
+        "inspect-log-nan-samples.json",
+        "inspect",
+        {"scorer": "model_graded_qa", "metric": "accuracy"},
+        {"threshold": 0.6},
+        "INVALID",
+        "requirement-failed",
+        "left 1 of 4 samples unscored",
+    ),
+    (
+        "inspect success with empty scores",
+        "inspect-log-empty-scores.json",
+        "inspect",
+        {"scorer": "choice", "metric": "accuracy"},
+        {},
+        "INVALID",
+        "empty-run",
+        "results.scores is empty",
+    ),
+    (
+        "inspect log version 1",
+        "inspect-log-v1.json",
+        "inspect",
+        {"scorer": "model_graded_fact", "metric": "accuracy"},
+        {},
+        "PASS",
+        "meets-threshold",
+        "(the value at $['results']['metrics']['accuracy']['value'])",
+    ),
+    (
+        "inspect log version 1, another scorer",
+        "inspect-log-v1.json",
+        "inspect",
+        {"scorer": "choice", "metric": "accuracy"},
+        {},
+        "INVALID",
+        "requirement-failed",
+        "was scored by a string ('model_graded_fact'), not 'choice'",
+    ),
+    (
+        "inspect log version 1, NaN headline",
+        "inspect-log-v1-nan.json",
+        "inspect",
+        {"scorer": "model_graded_fact", "metric": "accuracy"},
+        {},
+        "INVALID",
+        "non-standard-constant",
+        "$['results']['metrics']['accuracy']['value']",
+    ),
+    (
+        "promptfoo pass rate, exactly at the threshold",
+        "promptfoo-results.json",
+        "promptfoo",
+        {},
+        {"threshold": 0.8},
+        "PASS",
+        "meets-threshold",
+        "pass rate successes / (successes + failures + errors) 4/5 = 0.8 >= threshold 0.8, compared exactly",
+    ),
+    (
+        "promptfoo one provider",
+        "promptfoo-results.json",
+        "promptfoo",
+        {"provider": "anthropic:claude-3-5-haiku"},
+        {"threshold": 0.8},
+        "FAIL",
+        "below-threshold",
+        "pass rate of provider 'anthropic:claude-3-5-haiku' 7/10 = 0.7 < threshold 0.8",
+    ),
+    (
+        "promptfoo unknown provider",
+        "promptfoo-results.json",
+        "promptfoo",
+        {"provider": "openai:gpt-5"},
+        {},
+        "INVALID",
+        "no-match",
+        "selects nothing",
+    ),
+    (
+        "promptfoo errors",
+        "promptfoo-errors.json",
+        "promptfoo",
+        {},
+        {"threshold": 0.5},
+        "INVALID",
+        "grader-errors",
+        "promptfoo reports 2 errors",
+    ),
+    (
+        "promptfoo errors allowed count as not passed",
+        "promptfoo-errors.json",
+        "promptfoo",
+        {"allow_errors": True},
+        {"threshold": 0.7},
+        "PASS",
+        "meets-threshold",
+        "7/10 = 0.7 >= threshold 0.7",
+    ),
+    (
+        "helm test split, no perturbation",
+        "helm-stats.json",
+        "helm",
+        {"metric": "exact_match"},
+        {"threshold": 0.6},
+        "PASS",
+        "meets-threshold",
+        "score 0.62 >= threshold 0.6 (the value at $[4]['mean'])",
+    ),
+    (
+        "helm valid split",
+        "helm-stats.json",
+        "helm",
+        {"metric": "exact_match", "split": "valid"},
+        {"threshold": 0.65},
+        "FAIL",
+        "below-threshold",
+        "(the value at $[3]['mean'])",
+    ),
+    (
+        "helm count 0",
+        "helm-stats.json",
+        "helm",
+        {"metric": "prefix_exact_match"},
+        {},
+        "INVALID",
+        "empty-run",
+        "has count 0: no instance was scored",
+    ),
+    (
+        "helm NaN stat deleted",
+        "helm-stats.json",
+        "helm",
+        {"metric": "f1_score"},
+        {},
+        "INVALID",
+        "no-match",
+        "selects nothing",
+    ),
+    (
+        "deepeval exact mean",
+        "deepeval-latest-test-run.json",
+        "deepeval",
+        {"metric": "Answer Relevancy"},
+        {"threshold": 0.85},
+        "PASS",
+        "meets-threshold",
+        "mean 'Answer Relevancy' score over 3 test cases 17/20 = 0.85 >= threshold 0.85",
+    ),
+    (
+        "deepeval timed-out metric has no score",
+        "deepeval-latest-test-run.json",
+        "deepeval",
+        {"metric": "Faithfulness"},
+        {},
+        "INVALID",
+        "grader-errors",
+        "errored on 1 test case",
+    ),
+    (
+        "deepeval missing metric",
+        "deepeval-latest-test-run.json",
+        "deepeval",
+        {"metric": "Bias"},
+        {},
+        "INVALID",
+        "no-match",
+        "selects nothing",
+    ),
+    (
+        "deepeval empty metricsScores",
+        "deepeval-temp-test-run.json",
+        "deepeval",
+        {"metric": "Answer Relevancy"},
+        {},
+        "INVALID",
+        "empty-run",
+        "metricsScores is empty",
+    ),
+    (
+        "openai-evals final report",
+        "openai-evals-log.jsonl",
+        "openai-evals",
+        {},
+        {"threshold": 0.8},
+        "PASS",
+        "meets-threshold",
+        "score 0.8 >= threshold 0.8 (the value at $['final_report']['accuracy'])",
+    ),
+    (
+        "openai-evals another metric",
+        "openai-evals-log.jsonl",
+        "openai-evals",
+        {"metric": "boostrap_std"},
+        {},
+        "FAIL",
+        "below-threshold",
+        "score 0.18 < threshold 0.8",
+    ),
+    (
+        "openai-evals two final reports",
+        "openai-evals-two-reports.jsonl",
+        "openai-evals",
+        {},
+        {},
+        "INVALID",
+        "ambiguous-selection",
+        "2 lines of the openai/evals log hold final_report (lines 12, 24)",
+    ),
+    (
+        "openai-evals NaN accuracy",
+        "openai-evals-nan.jsonl",
+        "openai-evals",
+        {},
+        {},
+        "INVALID",
+        "non-standard-constant",
+        "$['final_report']['accuracy']",
+    ),
+    (
+        "simple-evals score",
+        "simple-evals-mmlu.json",
+        "simple-evals",
+        {},
+        {},
+        "PASS",
+        "meets-threshold",
+        "score 0.8123 >= threshold 0.8 (the value at $['score'])",
+    ),
+    (
+        "simple-evals null score",
+        "simple-evals-null.json",
+        "simple-evals",
+        {},
+        {},
+        "INVALID",
+        "wrong-type",
+        "the value at $['score'] is null, not a number",
+    ),
+    (
+        "simple-evals NaN metric",
+        "simple-evals-null.json",
+        "simple-evals",
+        {"metric": "f1_score"},
+        {},
+        "INVALID",
+        "non-standard-constant",
+        "$['f1_score']",
+    ),
+]
+
+IDS = [case[0] for case in CASES]
+FLAGS = {
+    "task": "--task",
+    "metric": "--metric",
+    "scorer": "--scorer",
+    "provider": "--provider",
+    "split": "--split",
+    "allow_partial": "--allow-partial",
+    "allow_errors": "--allow-errors",
+}
+
+
+def cli_arguments(harness, options, keywords):
+    """The command line that asks what the API call asks."""
+    argv = ["check", "--from", harness]
+    for name, value in options.items():
+        argv += [FLAGS[name]] if value is True else [FLAGS[name], value]
+    for keyword, flag in (("threshold", "--threshold"), ("minimum", "--min"), ("maximum", "--max")):
+        if keyword in keywords:
+            value = keywords[keyword]
+            argv += [flag, "none" if value is None else json.dumps(value)]
+    if "direction" in keywords:
+        argv += ["--direction", keywords["direction"]]
+    return argv
+
+
+@pytest.mark.parametrize("name, harness, options, keywords, verdict, code, text", [c[1:] for c in CASES], ids=IDS)
+def test_adapter_through_the_api(name, harness, options, keywords, verdict, code, text):
+    raw = (HARNESS_FIXTURES / name).read_bytes()
+    decision = evaluate(raw, source=Source(harness, **options), policy=Policy(**keywords))
+    assert (decision.verdict.value, decision.code) == (verdict, code)
+    assert text in decision.message
+    # Only a valid headline has a score; no adapter makes one up.
+    assert (decision.score is None) == (verdict == "INVALID")
+    selection = decision.as_dict()["selection"]
+    assert selection["source"]["harness"] == harness
+    assert selection["source"]["options"] == options
+    # The policy applied lists non-finite numbers elsewhere.
+    assert decision.policy.nonfinite_elsewhere == "list"
+
+
+@pytest.mark.parametrize("name, harness, options, keywords, verdict, code, text", [c[1:] for c in CASES], ids=IDS)
+def test_adapter_through_the_command_line(name, harness, options, keywords, verdict, code, text, tmp_path, capsys):
+    receipt = tmp_path / "receipt.json"
+    argv = [*cli_arguments(harness, options, keywords), "--receipt", str(receipt), "--", str(HARNESS_FIXTURES / name)]
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert status == Verdict(verdict).exit_code
+    assert out.startswith(f"{verdict} {code}: ")
+    assert text in out
+    assert err == ""
+    written = loads(receipt.read_bytes())
+    assert (written["verdict"], written["code"]) == (verdict, code)
+    assert written["selection"]["source"]["harness"] == harness
+    assert written["selection"]["source"]["options"] == options
+    assert written["evidence"]["path"] == str(HARNESS_FIXTURES / name)
+
+
+def test_every_harness_is_in_the_table_with_a_pass_and_an_invalid():
+    # Which fixture files must be gated somewhere is tests/test_harness_fixtures.py's.
+    assert {case[2] for case in CASES} == set(HARNESSES) == set(ADAPTERS)
+    for harness in HARNESSES:
+        verdicts = {case[5] for case in CASES if case[2] == harness}
+        assert {"PASS", "INVALID"} <= verdicts, harness
+    for case in CASES:
+        assert (HARNESS_FIXTURES / case[1]).is_file(), case[1]
+
+
+def test_the_receipt_names_the_resolved_path_and_the_options(capsys):
+    path = str(HARNESS_FIXTURES / "lm-eval-limit.json")
+    status = main(
+        ["check", "--format", "json", "--from", "lm-eval", "--task", "negotiationtom_belief", "--metric", "acc,none"]
+        + ["--allow-partial", "--threshold", "0.5", "--", path]
+    )
+    assert status == 0
+    receipt = loads(capsys.readouterr().out)
+    assert receipt["selection"]["path"] == "$['results']['negotiationtom_belief']['acc,none']"
+    assert receipt["selection"]["source"] == {
+        "harness": "lm-eval",
+        "options": {"allow_partial": True, "metric": "acc,none", "task": "negotiationtom_belief"},
+        "partial": "20 of 13812 documents",
+        "not_numbers": [
+            "$['results']['negotiationtom_belief']['f1_stderr,none']",
+            "$['results']['negotiationtom_belief']['micro_f1_stderr,none']",
+        ],
+    }
+    assert receipt["policy"]["nonfinite_elsewhere"] == "list"
+
+
+def test_a_computed_value_names_its_fraction_in_the_receipt():
+    raw = (HARNESS_FIXTURES / "deepeval-latest-test-run.json").read_bytes()
+    decision = evaluate(raw, source=Source("deepeval", metric="Answer Relevancy"), policy=Policy(0.85))
+    source = decision.as_dict()["selection"]["source"]
+    assert source["value"] == "17/20"
+    assert source["wrapped"] is True
+    assert decision.selection.path == "$['testRunData']['metricsScores'][0]"
+    assert decision.score == 0.85
+
+
+# -- lm-eval's direction --------------------------------------------------------------
+
+
+def test_a_direction_that_contradicts_higher_is_better_is_configuration():
+    raw = (HARNESS_FIXTURES / "lm-eval-perplexity.json").read_bytes()
+    source = Source("lm-eval", task="wikitext", metric="word_perplexity,none")
+    with pytest.raises(PolicyError) as caught:
+        evaluate(raw, source=source, policy=Policy(20, minimum=1, maximum=None))
+    assert caught.value.code == "option-conflict"
+    assert "higher_is_better false" in caught.value.message
+
+
+def test_the_command_line_takes_the_direction_from_the_file_when_none_is_stated(capsys):
+    path = str(HARNESS_FIXTURES / "lm-eval-perplexity.json")
+    argv = ["check", "--from", "lm-eval", "--task", "wikitext", "--metric", "word_perplexity,none"]
+    argv += ["--threshold", "20", "--min", "1", "--max", "none"]
+    assert main([*argv, "--", path]) == 0
+    assert "(lower is better)" in capsys.readouterr().out
+    assert main([*argv, "--direction", "lower", "--", path]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--direction", "higher", "--", path]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("scorecontract: error: option-conflict: lm-eval marks 'word_perplexity' of 'wikitext' lower")
+
+
+def test_a_higher_is_better_that_is_not_a_boolean_is_invalid():
+    raw = b'{"results": {"t": {"acc,none": 0.9}}, "higher_is_better": {"t": {"acc": "yes"}}, '
+    raw += b'"n-samples": {"t": {"original": 5, "effective": 5}}}'
+    decision = evaluate(raw, source=Source("lm-eval", task="t", metric="acc,none"))
+    assert (decision.verdict, decision.code) == (Verdict.INVALID, "wrong-type")
+
+
+@pytest.mark.parametrize(
+    "counts, code",
+    [
+        (None, "missing-member"),
+        ('{"original": 5}', "missing-member"),
+        ('{"original": 5, "effective": 5.0}', "wrong-type"),
+        ('{"original": 5, "effective": null}', "wrong-type"),
+        ('{"original": 5, "effective": true}', "wrong-type"),
+        ('{"original": 5, "effective": 6}', "requirement-failed"),
+        ('{"original": 5, "effective": 4}', "partial-run"),
+        ('{"original": 5, "effective": 5}', "meets-threshold"),
+    ],
+)
+def test_lm_eval_coverage_is_never_guessed(counts, code):
+    raw = '{"results": {"t": {"acc,none": 0.9}}'
+    if counts is not None:
+        raw += f', "n-samples": {{"t": {counts}}}'
+    raw += "}"
+    decision = evaluate(raw, source=Source("lm-eval", task="t", metric="acc,none"))
+    assert decision.code == code
+
+
+# -- promptfoo: an exact fraction, never metrics.score -----------------------------------
+
+
+def promptfoo(stats, prompts=()):
+    return json.dumps({"results": {"version": 3, "prompts": list(prompts), "results": [], "stats": stats}})
+
+
+def test_promptfoo_never_reads_metrics_score():
+    # metrics.score is a sum (12 here, over 1): the gate reads the counts.
+    prompt = {"provider": "p", "metrics": {"score": 12, "testPassCount": 1, "testFailCount": 3, "testErrorCount": 0}}
+    raw = promptfoo({"successes": 1, "failures": 3, "errors": 0}, [prompt])
+    assert evaluate(raw, source=Source("promptfoo")).code == "below-threshold"
+    assert evaluate(raw, source=Source("promptfoo", provider="p")).score == 0.25
+
+
+def test_promptfoo_compares_the_fraction_exactly():
+    # 2/3 is above the float 0.6666666666666666 and below 0.66666666666666667.
+    raw = promptfoo({"successes": 2, "failures": 1, "errors": 0})
+    assert evaluate(raw, source=Source("promptfoo"), threshold=0.6666666666666666).verdict is Verdict.PASS
+    exact = Policy(__import__("decimal").Decimal("0.66666666666666667"), exact=True)
+    assert evaluate(raw, source=Source("promptfoo"), policy=exact).verdict is Verdict.FAIL
+
+
+@pytest.mark.parametrize(
+    "stats, code",
+    [
+        ({"successes": 0, "failures": 0, "errors": 0}, "empty-run"),
+        ({"successes": 3, "failures": 0}, "missing-member"),
+        ({"successes": 3, "failures": None, "errors": 0}, "wrong-type"),
+        ({"successes": 3, "failures": "1", "errors": 0}, "wrong-type"),
+        ({"successes": 3.0, "failures": 1, "errors": 0}, "wrong-type"),
+        ({"successes": 3, "failures": -1, "errors": 0}, "wrong-type"),
+        ({"successes": 3, "failures": 0, "errors": 1}, "grader-errors"),
+    ],
+)
+def test_promptfoo_counts_are_whole_numbers(stats, code):
+    assert evaluate(promptfoo(stats), source="promptfoo").code == code
+
+
+def test_a_nan_count_is_invalid():
+    raw = '{"results": {"stats": {"successes": NaN, "failures": 0, "errors": 0}}}'
+    assert evaluate(raw, source="promptfoo").code == "non-standard-constant"
+
+
+# -- DeepEval: wrapped or plain, every score a number ---------------------------------------
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+@pytest.mark.parametrize(
+    "scores, code",
+    [
+        ("[0.5, 1]", "FAIL"),
+        ("[0.9, 0.7]", "PASS"),
+        ("[0.9, null]", "wrong-type"),
+        ('[0.9, "0.7"]', "wrong-type"),
+        ("[0.9, true]", "wrong-type"),
+        ("[0.9, NaN]", "non-standard-constant"),
+        ("[]", "empty-run"),
+        ("0.9", "wrong-type"),
+    ],
+)
+def test_deepeval_scores(wrap, scores, code):
+    run = f'{{"metricsScores": [{{"metric": "M", "scores": {scores}, "passes": 1, "fails": 1, "errors": 0}}]}}'
+    raw = f'{{"testRunData": {run}}}' if wrap else run
+    decision = evaluate(raw, source=Source("deepeval", metric="M"))
+    assert code in (decision.verdict.value, decision.code)
+
+
+def test_deepeval_scores_agree_with_their_counts():
+    run = '{"metricsScores": [{"metric": "M", "scores": [0.9, 0.8], "passes": 3, "fails": 0, "errors": 0}]}'
+    decision = evaluate(run, source=Source("deepeval", metric="M"))
+    assert decision.code == "requirement-failed"
+    assert "has 2 scores, but passes + fails is 3" in decision.message
+
+
+def test_deepeval_link_only_file_is_invalid():
+    raw = b'{"testRunLink": "https://app.confident-ai.com/project/x/evaluation/test-runs/y"}'
+    assert evaluate(raw, source=Source("deepeval", metric="M")).code == "no-match"
+
+
+# -- openai-evals: JSON Lines framing ----------------------------------------------------------
+
+
+def test_openai_evals_lines_are_strict_and_named():
+    good = (HARNESS_FIXTURES / "openai-evals-log.jsonl").read_text()
+    broken = good.replace('"type": "match"', '"type": "match", "type": "x"', 1)
+    decision = evaluate(broken, source="openai-evals")
+    assert decision.code == "duplicate-member"
+    assert decision.message.startswith("line 3: ")
+    assert evaluate(good.replace("final_report", "final"), source="openai-evals").code == "no-match"
+    assert evaluate(good, source="openai-evals").as_dict()["selection"]["source"]["line"] == 12
+
+
+def test_openai_evals_nan_on_other_lines_is_counted():
+    lines = ['{"run_id": "r", "type": "metrics", "data": {"score": NaN}}', '{"final_report": {"accuracy": 0.9}}']
+    decision = evaluate("\n".join(lines), source="openai-evals")
+    assert decision.verdict is Verdict.PASS
+    assert decision.as_dict()["selection"]["source"]["nonfinite_on_other_lines"] == 1
+
+
+# -- Inspect .eval logs, built here ------------------------------------------------------------
+
+
+def eval_log(members, compression=zipfile.ZIP_DEFLATED):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, data in members:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def inspect_members():
+    log = json.loads((HARNESS_FIXTURES / "inspect-log.json").read_text())
+    sample = {"id": 4, "epoch": 1, "scores": {"choice": {"value": "NaN-marker"}}}
+    return [
+        ("_journal/start.json", json.dumps({"version": 2, "eval": log["eval"]})),
+        ("header.json", json.dumps(log)),
+        ("summaries.json", "[]"),
+        ("samples/4_epoch_1.json", json.dumps(sample).replace('"NaN-marker"', "NaN")),
+    ]
+
+
+CHOICE = Source("inspect", scorer="choice", metric="accuracy")
+
+
+def test_an_eval_log_is_gated_on_its_header():
+    decision = evaluate(eval_log(inspect_members()), source=CHOICE)
+    assert (decision.verdict, decision.code) == (Verdict.PASS, "meets-threshold")
+    source = decision.as_dict()["selection"]["source"]
+    assert source["member"] == "header.json"
+    # The sample's NaN is in its own member, which is never read.
+    assert decision.selection.nonfinite_count == 0
+
+
+def test_an_eval_log_on_the_command_line(tmp_path, capsys):
+    path = tmp_path / "2025-06-02T10-14-07_popularity.eval"
+    path.write_bytes(eval_log(inspect_members()))
+    argv = ["check", "--format", "json", "--from", "inspect", "--scorer", "choice", "--metric", "accuracy", str(path)]
+    assert main(argv) == 0
+    receipt = loads(capsys.readouterr().out)
+    assert receipt["selection"]["source"]["member"] == "header.json"
+    assert receipt["evidence"]["length"] == path.stat().st_size
+
+
+def test_an_eval_log_without_a_header_is_invalid():
+    members = [item for item in inspect_members() if item[0] != "header.json"]
+    decision = evaluate(eval_log(members), source=CHOICE)
+    assert decision.code == "bad-archive"
+    assert "header.json" in decision.message
+
+
+def test_an_eval_log_with_two_headers_is_invalid():
+    members = inspect_members()
+    low = json.loads(members[1][1])
+    low["results"]["scores"][0]["metrics"]["accuracy"]["value"] = 0.1
+    with pytest.warns(UserWarning):  # zipfile warns of the duplicate it writes
+        raw = eval_log([*members, ("header.json", json.dumps(low))])
+    decision = evaluate(raw, source=CHOICE)
+    assert decision.code == "bad-archive"
+    assert "twice" in decision.message
+
+
+def test_an_eval_log_bomb_is_refused_before_it_inflates():
+    bomb = '{"version": 2, "pad": "' + " " * (8 << 20) + '"}'
+    compressed = eval_log([("header.json", bomb)])
+    assert len(compressed) < 64 << 10
+    # Over the byte limit once inflated, however small the archive.
+    decision = evaluate(compressed, source=CHOICE)
+    assert decision.code == "archive-too-large"
+    assert "over the limit of 1048576" in decision.message
+    # Under a larger limit, the ratio alone refuses it.
+    ratio = evaluate(compressed, source=CHOICE, max_bytes=64 << 20)
+    assert ratio.code == "archive-too-large"
+    assert "compression ratio over 100" in ratio.message
+    # Stored, the archive itself is over the limit: evidence too large.
+    stored = evaluate(eval_log([("header.json", bomb)], zipfile.ZIP_STORED), source=CHOICE)
+    assert stored.code == "too-large"
+
+
+def test_an_eval_log_that_is_not_a_zip_is_invalid():
+    decision = evaluate(b"PK\x03\x04 not really a zip", source=CHOICE)
+    assert decision.code == "bad-archive"
+
+
+def test_an_eval_log_with_an_encrypted_member_is_invalid():
+    raw = bytearray(eval_log([("header.json", "{}")]))
+    # Set bit 0 of the general purpose flag in the local and central headers.
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = raw.index(signature) + offset
+        raw[at] |= 1
+    assert evaluate(bytes(raw), source=CHOICE).code == "bad-archive"
+
+
+# -- configuration ----------------------------------------------------------------------------------
+
+
+def test_a_bare_harness_name_is_a_source_without_options():
+    raw = (HARNESS_FIXTURES / "simple-evals-mmlu.json").read_bytes()
+    assert evaluate(raw, source="simple-evals") == evaluate(raw, source=Source("simple-evals"))
+    with pytest.raises(PolicyError) as caught:
+        evaluate(raw, source="lm-eval")
+    assert caught.value.code == "missing-option"
+
+
+@pytest.mark.parametrize(
+    "source, code",
+    [
+        (Source("lm-eval", task="t", metric="m", scorer="s"), "bad-option"),
+        (Source("helm", metric="m", provider="p"), "bad-option"),
+        (Source("inspect", scorer="s"), "missing-option"),
+        (Source("helm", metric=""), "bad-option"),
+        (Source("helm", metric=1), "bad-option"),
+        (Source("lm-eval", task="t", metric="m", allow_partial="yes"), "bad-option"),
+        ("lm_eval", "bad-option"),
+        (("lm-eval",), "bad-option"),
+    ],
+)
+def test_a_bad_source_is_configuration(source, code):
+    with pytest.raises(PolicyError) as caught:
+        evaluate(b"{}", source=source)
+    assert caught.value.code == code
+
+
+@pytest.mark.parametrize(
+    "keywords", [{"select": "$.score"}, {"candidate": "m-1"}, {"candidate": "m-1", "run_id": "r-1"}]
+)
+def test_a_source_is_not_combined_with_a_query_or_a_candidate(keywords):
+    with pytest.raises(PolicyError) as caught:
+        evaluate(b'{"score": 0.9}', source="simple-evals", **keywords)
+    assert caught.value.code == "option-conflict"
+
+
+def test_user_requirements_compose_with_the_adapter():
+    raw = (HARNESS_FIXTURES / "promptfoo-results.json").read_bytes()
+    holds = Policy(0.8, require=["$.results.version == 3"])
+    fails = Policy(0.8, require=["$.results.version == 4"])
+    assert evaluate(raw, source="promptfoo", policy=holds).verdict is Verdict.PASS
+    assert evaluate(raw, source="promptfoo", policy=fails).code == "requirement-failed"
+    lm = (HARNESS_FIXTURES / "lm-eval-results.json").read_bytes()
+    source = Source("lm-eval", task="mmlu", metric="acc,none")
+    assert evaluate(lm, source=source, policy=Policy(0.6, require=["$.git_hash == 'x'"])).code == "requirement-failed"
+
+
+def test_evidence_over_the_limit_is_invalid_for_every_adapter():
+    for case in CASES:
+        raw = (HARNESS_FIXTURES / case[1]).read_bytes()
+        decision = evaluate(raw, source=Source(case[2], **case[3]), max_bytes=16)
+        assert decision.code == "too-large", case[0]
+
+
+# -- help ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_check_from_harness_help(harness, flag, capsys):
+    assert main(["check", "--from", harness, flag]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.startswith(f"usage: scorecontract check --from {harness}")
+    for label in ("selects:", "requires:", "lists:", "follows:", "exit status"):
+        assert label in out
+    assert out.startswith(adapter_help(harness, 0).split("\n", 1)[0])
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "--from", "lm-eval", "--task", "mmlu", "--help"],
+        ["check", "--from", "lm-eval", "x.json", "--help"],
+        ["check", "--receipt", "r", "--from", "lm-eval", "--help"],
+        ["check", "--from=lm-eval", "--help", "x"],
+    ],
+)
+def test_adapter_help_beside_anything_else_is_refused(argv, capsys):
+    assert main(argv) == 2
+    assert capsys.readouterr().out == ""
+
+
+def test_adapter_help_of_an_unknown_harness_is_a_usage_error(capsys):
+    assert main(["check", "--from", "lm_eval", "--help"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("optimize", [1, 2])
+def test_adapters_hold_without_asserts(optimize):
+    partial = run_cli(
+        "check",
+        "--from",
+        "lm-eval",
+        "--task",
+        "negotiationtom_belief",
+        "--metric",
+        "acc,none",
+        str(HARNESS_FIXTURES / "lm-eval-limit.json"),
+        optimize=optimize,
+    )
+    assert partial.returncode == 3
+    assert partial.stdout.startswith(b"INVALID partial-run: lm-eval ran 20 of 13812 documents")
+    helped = run_cli("check", "--from", "helm", "--help", optimize=optimize)
+    assert helped.returncode == 0 and b"selects:" in helped.stdout
+
+
+# -- the documentation ---------------------------------------------------------------------------
+
+
+def harness_sections():
+    from support import ROOT
+
+    text = (ROOT / "docs" / "harnesses.md").read_text(encoding="utf-8")
+    sections = {}
+    for chunk in text.split("\n## ")[1:]:
+        title, _, body = chunk.partition("\n")
+        sections[title.split(":", 1)[0]] = body
+    if not sections:
+        raise AssertionError("docs/harnesses.md has no sections")
+    return text, sections
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_each_harness_has_its_documented_section_and_recipe(harness):
+    _, sections = harness_sections()
+    body = sections[harness]
+    for label in ("**Selects**", "**Requires**", "**Lists**", "**Follows**"):
+        assert label in body
+    assert f"scorecontract check --from {harness} " in body
+    # The versions the help names are the ones the page names.
+    commit = ADAPTERS[harness]["versions"].rsplit(" ", 1)[-1]
+    assert commit in body
+
+
+def test_the_page_warns_against_promptfoo_metrics_score_and_leaves_room_for_reports():
+    text, sections = harness_sections()
+    assert "**Never gate on `metrics.score`.** It is a **sum**" in sections["promptfoo"]
+    # The per-sample section (tests/test_report_samples.py) follows the headline adapters.
+    assert text.index("\n## In Python\n") < text.index("\n## Per-sample reports\n")
+
+
+def test_adapter_decisions_are_values():
+    import pickle
+
+    raw = (HARNESS_FIXTURES / "lm-eval-limit.json").read_bytes()
+    source = Source("lm-eval", task="negotiationtom_belief", metric="acc,none", allow_partial=True)
+    decision = evaluate(raw, source=source, threshold=0.5)
+    assert pickle.loads(pickle.dumps(decision)) == decision
+    assert hash(decision) == hash(evaluate(raw, source=source, threshold=0.5))
+    assert decision.selection.source is source
+
+
+def test_a_missing_file_still_names_the_harness_in_its_receipt(tmp_path, capsys):
+    argv = ["check", "--format", "json", "--from", "helm", "--metric", "exact_match", str(tmp_path / "stats.json")]
+    assert main(argv) == 3
+    receipt = loads(capsys.readouterr().out)
+    assert receipt["code"] == "file-not-found"
+    assert receipt["selection"]["source"] == {"harness": "helm", "options": {"metric": "exact_match"}}
+
+
+# -- no adapter turns a bad value into a number ---------------------------------------------------------
+
+BAD_VALUES = [None, "0.9", True, float("nan"), float("inf"), [0.9], {"value": 0.9}]
+_KEY = __import__("re").compile(r"\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]")
+
+
+def path_keys(path):
+    return [name if index == "" else int(index) for name, index in _KEY.findall(path)]
+
+
+def replaced(document, keys, value):
+    *parents, last = keys
+    for key in parents:
+        document = document[key]
+    if value is _DELETE:
+        del document[last]
+    else:
+        document[last] = value
+
+
+_DELETE = object()
+PASSING = [case for case in CASES if case[5] == "PASS"]
+
+
+@pytest.mark.parametrize("value", [*BAD_VALUES, _DELETE], ids=[repr(v) for v in BAD_VALUES] + ["absent"])
+@pytest.mark.parametrize("case", PASSING, ids=[case[0] for case in PASSING])
+def test_a_bad_headline_is_never_a_number(case, value):
+    _, name, harness, options, keywords, _, _, _ = case
+    text = (HARNESS_FIXTURES / name).read_text(encoding="utf-8")
+    source = Source(harness, **options)
+    decision = evaluate(text, source=source, policy=Policy(**keywords))
+    lines = text.split("\n")
+    line = decision.as_dict()["selection"]["source"].get("line")
+    document = json.loads(lines[line - 1] if line else text)
+    keys = path_keys(decision.selection.path)
+    # The computed ones: a count, or one score of the list.
+    if harness == "promptfoo":
+        keys.append("testFailCount" if "provider" in options else "successes")
+    elif harness == "deepeval":
+        keys += ["scores", 0]
+    replaced(document, keys, value)
+    broken = json.dumps(document)
+    if line:
+        lines[line - 1] = broken
+        broken = "\n".join(lines)
+    after = evaluate(broken, source=source, policy=Policy(**keywords))
+    assert after.verdict is Verdict.INVALID, (keys, value, after)
+    assert after.score is None
