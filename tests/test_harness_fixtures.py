@@ -106,7 +106,8 @@ def test_an_unscored_sample_is_listed_by_its_path():
 def test_every_harness_fixture_is_gated_here_or_by_its_adapter():
     from test_headline import CASES as ADAPTER_CASES
 
-    on_disk = sorted(path.name for path in HARNESSES.iterdir())
+    # Files only: samples/ holds the per-sample outputs, gated by tests/test_report_samples.py.
+    on_disk = sorted(path.name for path in HARNESSES.iterdir() if path.is_file())
     if not on_disk:
         raise AssertionError("fixtures/harnesses/ is empty")
     assert on_disk == sorted({case[0] for case in CASES} | {case[1] for case in ADAPTER_CASES})

@@ -918,7 +918,8 @@ def test_each_harness_has_its_documented_section_and_recipe(harness):
 def test_the_page_warns_against_promptfoo_metrics_score_and_leaves_room_for_reports():
     text, sections = harness_sections()
     assert "**Never gate on `metrics.score`.** It is a **sum**" in sections["promptfoo"]
-    assert text.rstrip().endswith("## Per-sample reports\n\nSee below.")
+    # The per-sample section (tests/test_report_samples.py) follows the headline adapters.
+    assert text.index("\n## In Python\n") < text.index("\n## Per-sample reports\n")
 
 
 def test_adapter_decisions_are_values():

@@ -57,6 +57,8 @@ def check_signatures() -> None:
         report(b"", scheduled=1, confidence=0.95, bound="hoeffding", cluster_by="$.q", baseline=b"", max_regression=0),
         Report,
     )
+    assert_type(report([b"", b""], scheduled=1, source=scorecontract.Source("promptfoo")), Report)
+    assert_type(report(b"", scheduled=1, select_score="$.score", trial_id=["id", "seed"]), Report)
     assert_type(judge("{}", threshold=None), Judgment)
     assert_type(dumps({"score": 0.9}, shape="trial"), str)
     assert_type(Policy().replace(version="v2", review_owner=None), Policy)
@@ -112,6 +114,8 @@ def check_report(result: Report, metric: Metric, observation: Observation) -> No
         assert_type(result.regression.baseline, Report)
     assert_type(observation.line, int)
     assert_type(observation.trial_id, "str | None")
+    assert_type(observation.where, str)
+    assert_type(observation.location(), str)
 
 
 def check_judgment(judgment: Judgment) -> None:

@@ -61,12 +61,13 @@ REASONS = {
     "grader-errors": "the harness reports errored tests or metrics (promptfoo errors, DeepEval errors > 0)",
     "empty-run": "the harness scored nothing: zero tests, a count-0 stat, an empty score list",
     # Trial reports (docs/reports.md).
-    "bad-trial-id": "a trial record's trial_id is not a non-empty string",
+    "bad-trial-id": "a trial record's trial_id is not a non-empty string, or a selected id member is not a string or integer",
     "not-scheduled": "a trial record names a trial outside the declared population",
     "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
     "population-mismatch": "a report's file names more distinct trials than --scheduled declares, or its baseline other trials",
     "population-unknown": "under a bare --scheduled count, an observation names no readable trial id (give a manifest)",
     "insufficient-trials": "a confidence bound the trials cannot support: n = 1, zero variance or one cluster",
+    "unknown-label": "a per-sample score is a string outside the closed --labels map (never 0.0)",
     "missing-cluster": "under --cluster-by, a trial record has no cluster member",
     "bad-cluster": "under --cluster-by, a trial record's cluster is not one string or integer",
     # Grader errors: no usable judgment (GRADER_ERROR, INVALID at the gate).

@@ -35,11 +35,16 @@ if TYPE_CHECKING:
 
     from ._confidence import Interval
     from ._policy import Policy
+    from ._samples import Placed, SampleReader
     from ._score import Number
+    from ._source import Source
+    from ._tally import Listed
 
-    Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
+    TrialSource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
+    # Where each input's observations start: (first number - 1, name, places or None).
+    _Start = tuple[int, Union[str, None], Union[tuple[str, ...], None]]
 
-__all__ = ["MAX_MANIFEST_BYTES", "Metric", "Observation", "Report", "report"]
+__all__ = ["MAX_MANIFEST_BYTES", "Input", "Metric", "Observation", "Report", "report"]
 
 # A manifest of a million ids is about 20 MB; this bound only stops a
 # runaway file, it is not a limit anyone should meet.
@@ -47,15 +52,31 @@ MAX_MANIFEST_BYTES = 256 * 1024 * 1024
 
 
 class Observation(Value):
-    """One listed observation: an invalid line, or an ignored rerun.
+    """One listed observation: an invalid record, or an ignored rerun.
 
-    Attributes: ``line`` (1-based), ``trial_id`` (None when the line has no
-    readable id), ``code`` and ``message``; ``evidence_line`` is, for an
-    ignored rerun, the line holding the trial's evidence, else None.
-    Observations are immutable and compare equal by value.
+    Attributes: ``line``, the observation's 1-based number within its
+    input (the line of a JSON Lines file; the record's position in a
+    document's array or an archive's members); ``trial_id`` (None when the
+    record has no readable id), ``code`` and ``message``; ``evidence_line``
+    is, for an ignored rerun, the number of the observation holding the
+    trial's evidence, else None.  ``file`` names the input when a report
+    reads several (else None), and ``where`` says where the record is in
+    it: ``"line 3"``, or a document's normalized path (``"$['samples'][2]"``)
+    or archive member; ``evidence_file`` and ``evidence_where`` say the same
+    of the evidence.  Observations are immutable and compare equal by value.
     """
 
-    __slots__ = ("line", "trial_id", "code", "message", "evidence_line")
+    __slots__ = (
+        "line",
+        "trial_id",
+        "code",
+        "message",
+        "evidence_line",
+        "file",
+        "where",
+        "evidence_file",
+        "evidence_where",
+    )
     _shown = ("line", "trial_id", "code", "message")
 
     line: int
@@ -63,6 +84,10 @@ class Observation(Value):
     code: str
     message: str
     evidence_line: int | None
+    file: str | None
+    where: str
+    evidence_file: str | None
+    evidence_where: str | None
 
     def __init__(
         self,
@@ -71,20 +96,75 @@ class Observation(Value):
         code: str,
         message: str,
         evidence_line: int | None = None,
+        file: str | None = None,
+        where: str | None = None,
+        evidence_file: str | None = None,
+        evidence_where: str | None = None,
     ) -> None:
-        self._fill(line=line, trial_id=trial_id, code=code, message=message, evidence_line=evidence_line)
+        if evidence_line is not None and evidence_where is None:
+            evidence_where = f"line {evidence_line}"
+        self._fill(
+            line=line,
+            trial_id=trial_id,
+            code=code,
+            message=message,
+            evidence_line=evidence_line,
+            file=file,
+            where=f"line {line}" if where is None else where,
+            evidence_file=evidence_file,
+            evidence_where=evidence_where,
+        )
+
+    def location(self) -> str:
+        """Where the record is, for people: ``line 3``, ``b.jsonl line 3``, ``$['samples'][2]``."""
+        return self.where if self.file is None else f"{self.file} {self.where}"
+
+    def evidence_location(self) -> str | None:
+        """Where the trial's evidence is (an ignored rerun's), as ``location()`` says it."""
+        if self.evidence_where is None:
+            return None
+        return self.evidence_where if self.evidence_file is None else f"{self.evidence_file} {self.evidence_where}"
 
     def as_dict(self) -> dict[str, object]:
-        """Return the observation as a JSON-ready dict."""
+        """Return the observation as a JSON-ready dict.
+
+        ``file`` and ``where`` appear only where they say more than
+        ``line``: for several inputs, or a record in a document.
+        """
         result: dict[str, object] = {
             "line": self.line,
             "trial_id": self.trial_id,
             "code": self.code,
             "message": self.message,
         }
+        if self.file is not None or self.where != f"line {self.line}":
+            result["file"] = self.file
+            result["where"] = self.where
         if self.evidence_line is not None:
             result["evidence_line"] = self.evidence_line
+            if self.evidence_file is not None or self.evidence_where != f"line {self.evidence_line}":
+                result["evidence_file"] = self.evidence_file
+                result["evidence_where"] = self.evidence_where
         return result
+
+
+class Input(Value):
+    """One input of a report: ``name`` (as given, or None for one unnamed
+    input), ``sha256`` and ``size`` of every byte read from it."""
+
+    __slots__ = ("name", "sha256", "size")
+    _shown = ("name", "sha256", "size")
+
+    name: str | None
+    sha256: str
+    size: int
+
+    def __init__(self, name: str | None, sha256: str, size: int) -> None:
+        self._fill(name=name, sha256=sha256, size=size)
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the input as a JSON-ready dict: ``name``, ``sha256``, ``bytes``."""
+        return {"name": self.name, "sha256": self.sha256, "bytes": self.size}
 
 
 class Metric(Value):
@@ -232,7 +312,12 @@ class Report(NoTruthValue, Value):
     - ``missing_trials``: a tuple of the ids of scheduled trials without
       valid evidence (those the file or manifest names; the first
       ``max_listed``), and ``missing_not_listed`` for the rest;
-    - ``sha256`` and ``size``: of the whole input, every byte read;
+    - ``sha256`` and ``size``: of the whole input, every byte read (of
+      every file, in order, for shards); ``inputs``: one ``Input`` per file,
+      its ``name``, ``sha256`` and ``size``;
+    - ``reading``: how records were read, as sorted ``(name, value)`` pairs
+      (the harness and its options, or the generic queries), or None for
+      trial lines;
     - ``population_sha256``: of the manifest's ids, or None;
     - ``policy``: the ``Policy`` applied;
     - ``candidate``: the candidate every line had to name, or None;
@@ -282,6 +367,9 @@ class Report(NoTruthValue, Value):
         "bound",
         "cluster_by",
         "regression",
+        "inputs",
+        "reading",
+        "_starts",
     )
     _shown = ("verdict", "code", "scheduled", "observed", "valid", "invalid", "ignored", "missing")
 
@@ -318,6 +406,9 @@ class Report(NoTruthValue, Value):
     bound: str
     cluster_by: str | None
     regression: Regression | None
+    inputs: tuple[Input, ...]
+    reading: tuple[tuple[str, object], ...] | None
+    _starts: tuple[_Start, ...]
 
     def __init__(self, **fields: object) -> None:
         missing = [name for name in self.__slots__ if name not in fields]
@@ -351,11 +442,17 @@ class Report(NoTruthValue, Value):
         """Yield ``(trial_id, status, line, code, message)`` per scheduled trial.
 
         *status* is ``"PASS"``, ``"FAIL"``, ``"INVALID"`` (only invalid
-        observations) or ``"MISSING"`` (no observation).  Trials come in
+        observations) or ``"MISSING"`` (no observation); *line* is the
+        number, within its input, of the observation the status rests on
+        (``located_trials()`` names the input and the place).  Trials come in
         manifest order, or in order of first appearance; under a bare
         ``scheduled`` count, trials the file never names come last with
         *trial_id* None.
         """
+        for trial_id, status, line, code, message in self._rows():
+            yield trial_id, status, None if line is None else _locate(self._starts, line)[0], code, message
+
+    def _rows(self) -> Iterator[tuple[str | None, str, int | None, str, str]]:
         return trial_rows(
             self._trials,
             self._failed_scores,
@@ -364,6 +461,11 @@ class Report(NoTruthValue, Value):
             self.policy.threshold,
             self.policy.direction == "lower",
         )
+
+    def located_trials(self) -> Iterator[tuple[str | None, str, str | None, str, str]]:
+        """As ``trials()``, with the evidence's place as text (``"b.jsonl line 3"``), or None."""
+        for trial_id, status, line, code, message in self._rows():
+            yield trial_id, status, None if line is None else _place(self._starts, line), code, message
 
     def as_dict(self) -> dict[str, object]:
         """Return the report as the JSON object ``--format json`` prints.
@@ -402,7 +504,8 @@ class Report(NoTruthValue, Value):
             "review_owner": self.policy.review_owner,
             "policy": self.policy.as_dict(),
             "candidate": self.candidate,
-            "input": {"sha256": self.sha256, "bytes": self.size},
+            "input": _input_dict(self),
+            "source": None if self.reading is None else dict(self.reading),
             "population": {"scheduled": self.scheduled, "manifest_sha256": self.population_sha256},
             "confidence": self.confidence,
             "bound": self.bound if self.confidence is not None else None,
@@ -749,17 +852,18 @@ class _Gate:
 def _gate(
     tally: Tally,
     options: _Gate,
-    sha256: str,
+    read: _Read,
     population_sha256: str | None,
-    failure: tuple[str, str] | None,
     baseline: Report | None = None,
     baseline_tally: Tally | None = None,
 ) -> Report:
     """Decide the finished *tally* and return its ``Report``.
 
+    *read* is what reading the inputs gave (digests, the failure if any).
     With *baseline* (the baseline's own report, over its *baseline_tally*),
     the paired difference decides instead of the mean.
     """
+    sha256, failure = read.sha256, read.failure
     metric, min_pass_rate = options.metric, options.min_pass_rate
     policy = tally.policy
     mean = Metric("mean", tally.total(), tally.valid, policy.threshold, direction=policy.direction)
@@ -784,8 +888,8 @@ def _gate(
         verdict, code = Verdict.INVALID, "population-unknown"
         count = tally.unattributed
         message = (
-            f"{count} observation{'s' if count != 1 else ''} (the first on line "
-            f"{tally.first_unattributed}) name{'s' if count == 1 else ''} no readable trial id; with a "
+            f"{count} observation{'s' if count != 1 else ''} (the first on "
+            f"{_place(read.starts, tally.first_unattributed)}) name{'s' if count == 1 else ''} no readable trial id; with a "
             "bare count the report cannot tell whether a scheduled trial failed and a "
             "fresh one took its place (give a manifest)"
         )
@@ -853,9 +957,9 @@ def _gate(
         pass_rate=pass_rate,
         deciding=deciding,
         _invalid_by_code=dict(tally.by_code),
-        invalid_observations=tuple(Observation(*item) for item in tally.invalid_list),
+        invalid_observations=tuple(_observation(item, read.starts) for item in tally.invalid_list),
         invalid_not_listed=tally.invalid - len(tally.invalid_list),
-        ignored_observations=tuple(Observation(*item) for item in tally.ignored_list),
+        ignored_observations=tuple(_observation(item, read.starts) for item in tally.ignored_list),
         ignored_not_listed=tally.ignored - len(tally.ignored_list),
         missing_trials=tuple(listed_missing),
         missing_not_listed=missing - len(listed_missing),
@@ -871,6 +975,9 @@ def _gate(
         bound=options.bound,
         cluster_by=options.cluster_by,
         regression=regression,
+        inputs=tuple(read.inputs),
+        reading=read.reading,
+        _starts=tuple(read.starts),
     )
 
 
@@ -941,7 +1048,7 @@ def _six_digits(value: Decimal) -> Decimal:
 
 
 def report(
-    source: Source,
+    trials: TrialSource | Sequence[TrialSource],
     /,
     *,
     scheduled: int | None = None,
@@ -956,16 +1063,34 @@ def report(
     confidence: Number | None = None,
     bound: str = UNSET,
     cluster_by: str | None = None,
-    baseline: Source | None = None,
+    baseline: TrialSource | Sequence[TrialSource] | None = None,
     max_regression: Number | None = None,
+    source: Source | None = None,
+    select_score: str | None = None,
+    trial_id: str | Sequence[str] | None = None,
 ) -> Report:
     """Gate a JSON Lines file of trial records and return a ``Report``.
 
-    *source* is a path (``str`` or ``os.PathLike``), the file's ``bytes``,
-    or a binary stream with ``read``.  Each line is one trial record,
-    ``{"trial_id": "t-001", "score": 0.9}``, with any extra members; each
-    runs the whole score contract.  A final newline is fine; a blank line
-    elsewhere is an invalid observation.
+    *trials* is a path (``str`` or ``os.PathLike``), the file's ``bytes``,
+    or a binary stream with ``read``; or a list (or tuple) of them, the
+    shards of one run, read in order as one population: the same trial in
+    two shards is a rerun, and the first valid evidence counts.  Each line
+    is one trial record, ``{"trial_id": "t-001", "score": 0.9}``, with any
+    extra members; each runs the whole score contract.  A final newline is
+    fine; a blank line elsewhere is an invalid observation.
+
+    *source*, a ``Source``, reads a harness's per-sample output instead
+    (docs/harnesses.md): ``Source("lm-eval", metric="acc",
+    results="results.json")``, ``Source("inspect", scorer="match",
+    labels={"C": 1, "I": 0})``, ``Source("helm", metric="exact_match")``,
+    ``Source("promptfoo")``; each builds the trial id and reads the score as
+    its harness writes them, and the lm-eval results file, an Inspect log
+    and a promptfoo output declare the population themselves (a
+    *scheduled* or *manifest* given too must agree).  *select_score* and
+    *trial_id*, a query and a list of queries (JSONPath, JSON Pointer or
+    member names), read any JSON Lines file the same way.  Trial ids are
+    then the JSON text of the id members' list, ``[3,"none"]``: strings and
+    integers only.
 
     The population must be declared: *scheduled*, a positive int, and/or
     *manifest*, the trial ids as a list (or the path of a JSON array of
@@ -1039,6 +1164,7 @@ def report(
     """
     from ._confidence import check_confidence, resolve_confidence
     from ._provenance import check_binding
+    from ._samples import reader_for
 
     policy = policy_for(threshold, policy, bounded=True)
     _refuse_check_only_keys(policy)
@@ -1047,28 +1173,191 @@ def report(
     confidence, bound = resolve_confidence(policy, confidence, bound)
     check_confidence(confidence, bound, policy)
     _check_paired(confidence, cluster_by, baseline, max_regression, metric)
-    count, ids, population_sha256 = _population(scheduled, manifest)
+    inputs = _inputs(trials, "trials")
+    reader = reader_for(source, select_score, trial_id, policy, [name for name, _ in inputs])
+    if reader is not None and candidate is not None:
+        raise PolicyError(
+            "bad-policy",
+            "candidate binds trial records' \"candidate\" member; a harness's samples or selected records have none",
+        )
+    if reader is not None and reader.declares_population and scheduled is None and manifest is None:
+        count, ids, population_sha256 = 0, None, None  # the input declares it
+    else:
+        count, ids, population_sha256 = _population(scheduled, manifest)
+    given = count if scheduled is not None or manifest is not None else None
     options = _Gate(metric, min_pass_rate, confidence, bound, cluster_by, max_regression)
-    tally = Tally(count, ids, policy, max_listed, candidate, cluster_by, baseline is not None)
-    sha256, failure = _read_into(tally, source, max_line_bytes, "trials")
+    tally_options = (policy, max_listed, candidate, cluster_by, baseline is not None)
+    tally, read = _read_inputs(inputs, reader, given, ids, tally_options, max_line_bytes, "trials")
     if baseline is None:
-        return _gate(tally, options, sha256, population_sha256, failure)
+        return _gate(tally, options, read, population_sha256)
     # The baseline runs the same strict contract, over the same population,
     # with its own tally; its report is kept whole in the comparison.
     # *candidate* binds the candidate's file only: the baseline is another
     # model's run, whose lines name that model.
-    baseline_tally = Tally(count, ids, policy, max_listed, None, cluster_by, True)
-    baseline_sha256, baseline_failure = _read_into(baseline_tally, baseline, max_line_bytes, "baseline")
+    baseline_inputs = _inputs(baseline, "baseline")
+    baseline_options = (policy, max_listed, None, cluster_by, True)
+    expected = tally.scheduled if read.failure is None else given
+    baseline_tally, baseline_read = _read_inputs(
+        baseline_inputs, reader, expected, ids, baseline_options, max_line_bytes, "baseline"
+    )
     plain = _Gate(metric, min_pass_rate, None, "clt", cluster_by, None)
-    baseline_report = _gate(baseline_tally, plain, baseline_sha256, population_sha256, baseline_failure)
-    return _gate(tally, options, sha256, population_sha256, failure, baseline_report, baseline_tally)
+    baseline_report = _gate(baseline_tally, plain, baseline_read, population_sha256)
+    return _gate(tally, options, read, population_sha256, baseline_report, baseline_tally)
 
 
-def _read_into(tally: Tally, source: object, max_line_bytes: int, what: str) -> tuple[str, tuple[str, str] | None]:
-    """Stream *source* into *tally*; return its SHA-256 and the failure, if any."""
+def _inputs(trials: object, what: str) -> list[tuple[str | None, object]]:
+    """*trials* as ``(name, input)`` pairs: one, or each shard of a list."""
+    if type(trials) is list or type(trials) is tuple:
+        items: list[object] = list(trials)
+        if not items:
+            raise PolicyError("bad-policy", f"the {what} list names no input")
+        pairs: list[tuple[str | None, object]] = []
+        for index, item in enumerate(items, 1):
+            name = os.fspath(item) if isinstance(item, (str, os.PathLike)) else f"input {index}"
+            pairs.append((name if isinstance(name, str) else repr(name), item))
+        if len(pairs) > 1:
+            return pairs
+        trials = items[0]
+    name = os.fspath(trials) if isinstance(trials, (str, os.PathLike)) else None
+    return [(name if name is None or isinstance(name, str) else repr(name), trials)]
+
+
+class _Read:
+    """What reading a report's inputs gave, beside the tally."""
+
+    __slots__ = ("failure", "inputs", "reading", "sha256", "starts")
+
+    def __init__(self) -> None:
+        self.failure: tuple[str, str] | None = None
+        self.inputs: list[Input] = []
+        self.starts: list[_Start] = []
+        self.reading: tuple[tuple[str, object], ...] | None = None
+        self.sha256 = ""
+
+
+class _Tee:
+    """Two digests updated as one."""
+
+    __slots__ = ("update",)
+
+    def __init__(self, first: object, second: object) -> None:
+        one, two = first.update, second.update  # type: ignore[attr-defined]
+
+        def update(data: bytes) -> None:
+            one(data)
+            two(data)
+
+        self.update = update
+
+
+def _read_inputs(
+    inputs: list[tuple[str | None, object]],
+    reader: SampleReader | None,
+    given: int | None,
+    ids: list[str] | None,
+    tally_options: tuple[Policy, int | None, str | None, str | None, bool],
+    max_line_bytes: int,
+    what: str,
+) -> tuple[Tally, _Read]:
+    """Read every input into one tally; *given* is the declared count, if any.
+
+    Documents are read whole first, since they may declare the population;
+    JSON Lines are streamed.  Any failure to read makes the report INVALID
+    (``_Read.failure``); the inputs read so far keep their digests.
+    """
     import hashlib
 
-    digest = hashlib.sha256()
+    policy, max_listed, candidate, cluster_by, keep_scores = tally_options
+    read = _Read()
+    if reader is not None:
+        read.reading = tuple(sorted(reader.description().items()))
+    named = len(inputs) > 1
+    overall = hashlib.sha256()
+    documents: list[tuple[str | None, list[Placed]]] = []
+    declared: list[tuple[str | None, int]] = []
+    try:
+        if reader is not None and reader.framing == "document":
+            for name, item in inputs:
+                data = _whole(item, max_line_bytes, what, name)
+                overall.update(data)
+                read.inputs.append(Input(name, hashlib.sha256(data).hexdigest(), len(data)))
+                rows, population = reader.document(data, ascii(name) if name is not None else "(bytes)", max_line_bytes)
+                documents.append((name, rows))
+                if population is not None:
+                    declared.append((name, population))
+        elif reader is not None:
+            population = reader.population(max_line_bytes)
+            if population is not None:
+                declared.append((None, population))
+    except OSError as exc:
+        read.failure = ("file-unreadable", f"cannot read the {what}: {exc.strerror or exc}")
+    except InvalidEvidence as exc:
+        where = f"{documents and inputs[len(documents)][0] or inputs[0][0]}: " if named else ""
+        read.failure = (exc.code, where + exc.message)
+    count = given if given is not None else 0
+    if read.failure is None and declared:
+        read.failure, count = _agreed(declared, given, ids)
+    tally = Tally(count, ids, policy, max_listed, candidate, cluster_by, keep_scores, reader)
+    if read.failure is not None:
+        read.sha256 = overall.hexdigest()
+        return tally, read
+    if documents:
+        for name, rows in documents:
+            read.starts.append((tally.lines, name if named else None, tuple(place for place, _ in rows)))
+            for _, row in rows:
+                tally.lines += 1
+                tally.take(tally.lines, row)
+        tally.size = sum(item.size for item in read.inputs)
+        read.sha256 = overall.hexdigest()
+        return tally, read
+    for name, item in inputs:
+        read.starts.append((tally.lines, name if named else None, None))
+        before = tally.size
+        digest = hashlib.sha256()
+        failure = _stream_into(tally, item, max_line_bytes, what, _Tee(digest, overall) if named else digest)
+        read.inputs.append(Input(name, digest.hexdigest(), tally.size - before))
+        if failure is not None:
+            read.failure = (failure[0], f"{name}: {failure[1]}" if named else failure[1])
+            break
+    read.sha256 = overall.hexdigest() if named else read.inputs[0].sha256
+    return tally, read
+
+
+def _agreed(
+    declared: list[tuple[str | None, int]], given: int | None, ids: list[str] | None
+) -> tuple[tuple[str, str] | None, int]:
+    """The population the inputs declare, checked against each other and *given*."""
+    (first_name, count), *others = declared
+    for name, other in others:
+        if other != count:
+            return ("population-mismatch", f"{first_name} declares {count} trials but {name} declares {other}"), 0
+    if given is not None and given != count:
+        stated = "the manifest lists" if ids is not None else "--scheduled is"
+        return ("population-mismatch", f"{stated} {given} trials but the harness's output declares {count}"), given
+    return None, count
+
+
+def _whole(item: object, max_bytes: int, what: str, name: str | None) -> bytes:
+    """A document input's bytes, read whole through the one reader, within *max_bytes*."""
+    from ._read import checked_stream, read_bounded, read_file
+
+    if isinstance(item, (str, os.PathLike)):
+        return read_file(os.fspath(item), max_bytes, what=f"{what} file")
+    if isinstance(item, (bytes, bytearray, memoryview)):
+        data = bytes(item)
+        if len(data) > max_bytes:
+            raise InvalidEvidence("too-large", f"the {what} is over the limit of {max_bytes} bytes")
+        return data
+    if callable(getattr(item, "read", None)):
+        return read_bounded(checked_stream(item, what=what), max_bytes, what=what)
+    shown = "source" if what == "trials" else what
+    raise InvalidEvidence("input-type", f"{shown} must be a path, bytes or a binary stream, not {describe_value(item)}")
+
+
+def _stream_into(
+    tally: Tally, source: object, max_line_bytes: int, what: str, digest: object
+) -> tuple[str, str] | None:
+    """Stream *source* into *tally*, every byte into *digest*; return the failure, if any."""
     failure: tuple[str, str] | None = None
     try:
         if isinstance(source, (str, os.PathLike)):
@@ -1097,7 +1386,45 @@ def _read_into(tally: Tally, source: object, max_line_bytes: int, what: str) -> 
         failure = ("file-unreadable", f"cannot read the {what}: {exc.strerror or exc}")
     except InvalidEvidence as exc:
         failure = (exc.code, exc.message)
-    return digest.hexdigest(), failure
+    return failure
+
+
+def _locate(starts: Sequence[_Start], number: int) -> tuple[int, str | None, str]:
+    """Observation *number* (over all inputs) as (number within its input, input name, where)."""
+    import bisect
+
+    index = bisect.bisect_left([start for start, _, _ in starts], number) - 1
+    if index < 0:  # no inputs were read (a failure): the number as it is
+        return number, None, f"line {number}"
+    start, name, places = starts[index]
+    local = number - start
+    if places is not None and 0 < local <= len(places):
+        return local, name, places[local - 1]
+    return local, name, f"line {local}"
+
+
+def _place(starts: Sequence[_Start], number: int) -> str:
+    local, name, where = _locate(starts, number)
+    return where if name is None else f"{name} {where}"
+
+
+def _observation(item: Listed, starts: Sequence[_Start]) -> Observation:
+    number, trial_id, code, message, evidence = item
+    line, name, where = _locate(starts, number)
+    if evidence is None:
+        return Observation(line, trial_id, code, message, None, name, where)
+    evidence_line, evidence_name, evidence_where = _locate(starts, evidence)
+    shown = evidence_where if evidence_name is None else f"{evidence_name} {evidence_where}"
+    message = f"rerun ignored: the trial's evidence is {shown}"
+    return Observation(line, trial_id, code, message, evidence_line, name, where, evidence_name, evidence_where)
+
+
+def _input_dict(report: Report) -> dict[str, object]:
+    """The receipt's ``input``: the whole input's digest and size, and each file's when there are several."""
+    shown: dict[str, object] = {"sha256": report.sha256, "bytes": report.size}
+    if len(report.inputs) > 1:
+        shown["files"] = [item.as_dict() for item in report.inputs]
+    return shown
 
 
 def _check_paired(

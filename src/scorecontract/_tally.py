@@ -19,7 +19,7 @@ from ._describe import describe_value, format_number
 from ._errors import InvalidEvidence
 from ._score import exact_context, to_decimal
 from ._strict_json import MAX_DECIMAL_EXPONENT, underflows
-from ._trials import canonical_trial_matchers, read_trial, read_trial_cluster
+from ._trials import canonical_trial_matchers, cluster_key, read_trial, read_trial_cluster
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from typing import BinaryIO, Callable, Optional
 
     from ._policy import Policy
+    from ._samples import Row, SampleReader
     from ._score import Number
     from ._stats import Sums
 
@@ -60,8 +61,15 @@ class Tally:
         candidate: str | None = None,
         cluster_by: str | None = None,
         keep_scores: bool = False,
+        reader: SampleReader | None = None,
     ) -> None:
         self.candidate = candidate
+        # A harness's (or the generic queries') reader of each line, or None
+        # for trial lines; its lines take the full path.
+        self.reader = reader
+        # Observations numbered so far, over every input: each observation's
+        # number is its place in the whole population's evidence.
+        self.lines = 0
         # With a cluster query (or for a paired comparison) every valid
         # trial's score, and its cluster, is kept: the clustered SE and the
         # per-trial differences need them.  Such lines take the full path.
@@ -100,6 +108,9 @@ class Tally:
         return self.max_listed is None or len(listed) < self.max_listed
 
     def add(self, line: int, raw: bytes, max_line_bytes: int) -> None:
+        if self.reader is not None:
+            self.take(line, self.reader.line(raw, max_line_bytes))
+            return
         self.observed += 1
         if self.cluster_by is not None:
             trial_id, verdict, code, message, score, key = read_trial_cluster(
@@ -112,6 +123,20 @@ class Tally:
                     self.cluster_of[trial_id] = key
         else:
             trial_id, verdict, code, message, score = read_trial(raw, self.policy, max_line_bytes, self.candidate)
+        self._add(line, trial_id, verdict, code, message, score)
+
+    def take(self, line: int, row: Row) -> None:
+        """Count one observation of a sample reader, ``(trial_id, verdict, code, message, score, record)``."""
+        self.observed += 1
+        trial_id, verdict, code, message, score, record = row
+        if self.cluster_by is not None and verdict is not Verdict.INVALID and trial_id is not None:
+            key, problem = cluster_key(record, self.cluster_by)
+            if problem is not None:
+                verdict, (code, message), score = Verdict.INVALID, problem, None
+            elif trial_id not in self.cluster_of:
+                state = self.trials.get(trial_id)
+                if state is None or state & 3 == _INVALID:
+                    self.cluster_of[trial_id] = key
         self._add(line, trial_id, verdict, code, message, score)
 
     def add_invalid(self, line: int, code: str, message: str) -> None:
@@ -316,10 +341,11 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
     update = digest.update  # type: ignore[attr-defined]
     policy = tally.policy
     id_first, score_first = canonical_trial_matchers()
-    if tally.candidate is not None or tally.scores is not None:
+    if tally.candidate is not None or tally.scores is not None or tally.reader is not None:
         # A canonical line names no candidate, so when one is required every
         # line takes the full path, where the binding is checked; so does a
-        # tally that keeps each trial's score (and cluster).
+        # tally that keeps each trial's score (and cluster), and one whose
+        # lines a harness's reader reads.
         id_first = score_first = _no_match
     low, high, limit = policy.limits
     # A lower-is-better policy (mean absolute error) passes score <= limit.
@@ -353,7 +379,9 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
     room = max_listed is None or len(ignored_list) < max_listed
     fixed, scheduled = tally.fixed, tally.scheduled
     slow = tally.add
-    line = valid = passed = ignored = 0
+    valid = passed = ignored = 0
+    # Numbered on from the inputs before this one: shards are one population.
+    line = tally.lines
     PASS, FAIL, INVALID = _PASS, _FAIL, _INVALID
     hand_over = False
     # The unfinished last line, as pieces joined once it ends: joining at
@@ -464,6 +492,7 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
                 else:
                     int_counts[score] = int_count_of(score, 0) + 1
     finally:
+        tally.lines = line
         tally.observed += valid + ignored
         tally.valid += valid
         tally.passed += passed

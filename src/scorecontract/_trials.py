@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     Matcher = Callable[[bytes], "re.Match[bytes] | None"]
 
-__all__ = ["canonical_trial_matchers", "read_trial", "read_trial_cluster", "readable_trial_id"]
+__all__ = ["canonical_trial_matchers", "cluster_key", "read_trial", "read_trial_cluster", "readable_trial_id"]
 
 # The canonical trial line, {"trial_id": "<id>", "score": <number>} in either
 # member order, as an exact grammar over bytes: RFC 8259 whitespace and
@@ -166,49 +166,48 @@ def read_trial_cluster(
     trial_id, verdict = observation[0], observation[1]
     if verdict is Verdict.INVALID:
         return observation + (None,)
+    if len(kept) != 1:
+        return (
+            trial_id,
+            Verdict.INVALID,
+            "internal-error",
+            "valid evidence without its record; please report it",
+            None,
+            None,
+        )
+    key, problem = cluster_key(kept[0], cluster_by)
+    if problem is not None:
+        return (trial_id, Verdict.INVALID, problem[0], problem[1], None, None)
+    return observation + (key,)
+
+
+def cluster_key(record: object, cluster_by: str) -> tuple[object, tuple[str, str] | None]:
+    """Return ``((type name, value), None)``: *record*'s cluster, or ``(None, (code, message))``.
+
+    *cluster_by* is a JSONPath query or JSON Pointer on the record, or a
+    bare member name.  It must select exactly one string or integer:
+    ``missing-cluster`` when it selects nothing, ``bad-cluster`` for
+    anything else.  Never raises.
+    """
     try:
-        if len(kept) != 1:
-            raise InvalidEvidence("internal-error", "valid evidence without its record; please report it")
-        record = kept[0]
         if cluster_by[:1] in ("$", "/"):
             from ._jsonpath import compile_query
 
             nodes = [value for _, value in compile_query(cluster_by).select(record)]
         elif type(record) is dict:
             nodes = [record[cluster_by]] if cluster_by in record else []
-        else:  # read_trial accepted it, so it is an object: a defect
+        else:  # a valid record is an object: a defect
             raise InvalidEvidence("internal-error", "a valid trial record is not an object; please report it")
     except InvalidEvidence as exc:  # a query that cannot read the record (NaN in a filter)
-        return (trial_id, Verdict.INVALID, exc.code, exc.message, None, None)
+        return None, (exc.code, exc.message)
     except Exception as exc:  # fail closed: a defect here must not release
-        return (
-            trial_id,
-            Verdict.INVALID,
-            "internal-error",
-            f"unexpected {type(exc).__name__} in scorecontract; please report it",
-            None,
-            None,
-        )
+        return None, ("internal-error", f"unexpected {type(exc).__name__} in scorecontract; please report it")
     if not nodes:
-        return (
-            trial_id,
-            Verdict.INVALID,
-            "missing-cluster",
-            f"the trial record has no cluster {cluster_by!a}",
-            None,
-            None,
-        )
+        return None, ("missing-cluster", f"the trial record has no cluster {cluster_by!a}")
     if len(nodes) != 1 or type(nodes[0]) not in (str, int):
         shown = f"{len(nodes)} values" if len(nodes) != 1 else json_kind(nodes[0])
-        return (
-            trial_id,
-            Verdict.INVALID,
-            "bad-cluster",
-            f"the cluster {cluster_by!a} must be one string or integer, not {shown}",
-            None,
-            None,
-        )
-    return observation + ((type(nodes[0]).__name__, nodes[0]),)
+        return None, ("bad-cluster", f"the cluster {cluster_by!a} must be one string or integer, not {shown}")
+    return (type(nodes[0]).__name__, nodes[0]), None
 
 
 class _Members(list):  # type: ignore[type-arg]

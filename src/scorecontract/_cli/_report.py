@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""``scorecontract report``: gate a JSON Lines file of trials."""
+"""``scorecontract report``: gate a JSON Lines file of trials, or a harness's samples."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .._policy import Policy
+    from .._source import Source
 
 __all__ = ["ReportOptions", "register", "report_options"]
 
@@ -21,7 +22,13 @@ Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
 (extra members allowed), against a declared population.  Every line is an
 observation; invalid ones are counted and listed, never dropped.  A
 scheduled trial without valid evidence makes the report INVALID (or REVIEW
-with --review-owner); otherwise the metric decides."""
+with --review-owner); otherwise the metric decides.
+
+Several TRIALS files are the shards of one run: one population, read in the
+order given.  --from HARNESS reads a harness's per-sample output instead
+(lm-eval samples_<task>_*.jsonl, an Inspect .json or .eval log, HELM
+per_instance_stats.json, promptfoo results.json); --select-score and
+--trial-id read any JSON Lines file (docs/harnesses.md)."""
 
 
 def register(commands: Any, epilog: str) -> None:
@@ -35,10 +42,46 @@ def register(commands: Any, epilog: str) -> None:
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    command.add_argument("path", metavar="TRIALS", help="JSON Lines file, or - for standard input")
+    command.add_argument(
+        "paths",
+        metavar="TRIALS",
+        nargs="+",
+        help="JSON Lines file (several: the shards of one run), or - for standard input",
+    )
     population = command.add_argument_group("population (at least one is required)")
     population.add_argument("--scheduled", metavar="N", help="number of scheduled trials")
     population.add_argument("--manifest", metavar="FILE", help="JSON array of the scheduled trial ids, no duplicates")
+    from .._samples import READ_HARNESSES
+
+    harness = command.add_argument_group("per-sample records of a harness (docs/harnesses.md)")
+    harness.add_argument("--from", dest="harness", choices=READ_HARNESSES, help="the harness that wrote TRIALS")
+    harness.add_argument(
+        "--sample-metric",
+        metavar="NAME",
+        help="lm-eval: the bare per-sample metric (acc, not acc,none); helm: the stat (exact_match); "
+        "promptfoo: score (default) or pass",
+    )
+    harness.add_argument("--task", metavar="T", help="lm-eval: the task (default: from samples_<task>_<date>.jsonl)")
+    harness.add_argument(
+        "--results", metavar="FILE", help="lm-eval: the results file; its n-samples declares the population"
+    )
+    harness.add_argument(
+        "--allow-partial", action="store_true", help="lm-eval: gate a --limit run (effective < original in n-samples)"
+    )
+    harness.add_argument("--scorer", metavar="S", help="inspect: the scorer whose value is the score")
+    harness.add_argument(
+        "--labels", metavar="MAP", help="inspect: the closed map of letter grades to scores, e.g. C=1,P=0.5,I=0,N=0"
+    )
+    harness.add_argument("--split", metavar="S", help="helm: the stat's split (test, valid)")
+    harness.add_argument(
+        "--select-score", metavar="QUERY", help="any JSON Lines: the query (JSONPath, pointer or member) of each score"
+    )
+    harness.add_argument(
+        "--trial-id",
+        metavar="QUERY[,QUERY...]",
+        action="append",
+        help="with --select-score: the queries of the trial id's members, strings or integers",
+    )
     from ._policy import add_policy_arguments
 
     # --threshold is the lowest passing score, and the lowest passing mean.
@@ -119,7 +162,10 @@ def register(commands: Any, epilog: str) -> None:
 class ReportOptions:
     """What one ``report`` run was asked to do, as typed values.
 
-    - ``path``: the trials file as given, ``-`` for standard input;
+    - ``path``: the trials file as given, ``-`` for standard input, and
+      ``paths``: every one given (the shards of one run);
+    - ``source`` (a ``Source``), or ``select_score`` and ``trial_id``: how
+      records are read, or None for trial lines;
     - ``scheduled``, ``manifest``: the declared population;
     - ``policy``: the ``Policy`` to apply, ``--review-owner`` included;
     - ``metric``; ``min_pass_rate``, or None when ``--min-pass-rate`` was
@@ -134,6 +180,10 @@ class ReportOptions:
 
     __slots__ = (
         "path",
+        "paths",
+        "source",
+        "select_score",
+        "trial_id",
         "scheduled",
         "manifest",
         "policy",
@@ -153,6 +203,10 @@ class ReportOptions:
     )
 
     path: str
+    paths: tuple[str, ...]
+    source: Source | None
+    select_score: str | None
+    trial_id: tuple[str, ...] | None
     scheduled: int | None
     manifest: str | None
     policy: Policy
@@ -190,8 +244,16 @@ class ReportOptions:
         receipt: str | None,
         max_listed: int,
         max_line_bytes: int,
+        paths: tuple[str, ...] = (),
+        source: Source | None = None,
+        select_score: str | None = None,
+        trial_id: tuple[str, ...] | None = None,
     ) -> None:
         self.path = path
+        self.paths = paths or (path,)
+        self.source = source
+        self.select_score = select_score
+        self.trial_id = trial_id
         self.scheduled = scheduled
         self.manifest = manifest
         self.policy = policy
@@ -241,8 +303,13 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     if confidence is None:
         confidence = policy.confidence
     bound = args.bound or policy.bound or "clt"
+    source, select_score, trial_id = _reading(args, policy)
     options = ReportOptions(
-        path=args.path,
+        path=args.paths[0],
+        paths=tuple(args.paths),
+        source=source,
+        select_score=select_score,
+        trial_id=trial_id,
         scheduled=scheduled,
         manifest=args.manifest,
         policy=policy,
@@ -286,9 +353,83 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
         raise needs("--max-regression", "--baseline")
     if args.baseline is not None and args.metric != "mean":
         raise conflict("--baseline", "--metric pass-rate", "the paired difference is of scores")
-    if args.baseline == "-" and args.path == "-":
+    if args.baseline == "-" and "-" in args.paths:
         raise conflict("--baseline -", "TRIALS -", "standard input can be read once")
+    if "-" in args.paths and len(args.paths) > 1:
+        raise conflict("TRIALS -", "other TRIALS files", "standard input is one input; give the shards as files")
     check_confidence(confidence, args.bound or policy.bound or "clt", policy)
+
+
+# The harness options, by flag: (attribute, Source keyword).
+_HARNESS_OPTIONS = (
+    ("--sample-metric", "sample_metric", "metric"),
+    ("--task", "task", "task"),
+    ("--results", "results", "results"),
+    ("--scorer", "scorer", "scorer"),
+    ("--labels", "labels", "labels"),
+    ("--split", "split", "split"),
+)
+
+
+def _reading(args: argparse.Namespace, policy: Policy) -> tuple[Source | None, str | None, tuple[str, ...] | None]:
+    """The ``Source`` of --from and its options, or the generic queries; refusals exit 2.
+
+    Only the options given go into the ``Source``: one its harness does not
+    take is refused by the library (``bad-option``), never ignored.
+    """
+    from .._samples import reader_for
+    from .._source import Source
+    from ._options import conflict, needs
+
+    trial_id = tuple(args.trial_id) if args.trial_id is not None else None
+    given = [flag for flag, attribute, _ in _HARNESS_OPTIONS if getattr(args, attribute) is not None]
+    if args.allow_partial:
+        given.append("--allow-partial")
+    if args.harness is None:
+        if given:
+            raise needs(given[0], "--from HARNESS")
+        if (args.select_score is None) != (trial_id is None):
+            raise needs(
+                "--select-score" if trial_id is None else "--trial-id",
+                "--trial-id" if trial_id is None else "--select-score",
+            )
+        if args.select_score is not None:
+            reader_for(None, args.select_score, trial_id, policy, [])  # compiles the queries
+        return None, args.select_score, trial_id
+    if args.select_score is not None or trial_id is not None:
+        raise conflict(
+            "--from",
+            "--select-score" if args.select_score is not None else "--trial-id",
+            "the harness says where score and id are",
+        )
+    options: dict[str, object] = {}
+    for _, attribute, keyword in _HARNESS_OPTIONS:
+        value = getattr(args, attribute)
+        if value is not None:
+            options[keyword] = _labels(value, policy) if keyword == "labels" else value
+    if args.allow_partial:
+        options["allow_partial"] = True
+    source = Source(args.harness, **options)
+    # Every refusal now, before anything is read; "-" has no name to give the task.
+    reader_for(source, None, None, policy, [None if path == "-" else path for path in args.paths])
+    return source, None, None
+
+
+def _labels(text: str, policy: Policy) -> dict[str, object]:
+    """``C=1,P=0.5,I=0,N=0`` as a dict, each score read as --threshold is."""
+    from .._errors import PolicyError
+    from ._policy import number_option
+
+    labels: dict[str, object] = {}
+    for item in text.split(","):
+        label, equals, score = item.partition("=")
+        label = label.strip()
+        if not equals or not label:
+            raise PolicyError("bad-option", f"--labels takes LETTER=SCORE pairs separated by commas, not {item!a}")
+        if label in labels:
+            raise PolicyError("bad-option", f"--labels maps {label!a} twice")
+        labels[label] = number_option("--labels", score.strip(), policy.exact)
+    return labels
 
 
 def _policy(threshold: str | None, path: str | None, exact: bool, review_owner: str | None) -> Policy:
@@ -316,7 +457,15 @@ def run_report(options: ReportOptions) -> int:
     from ._io import emit
     from ._report_output import junit_xml_chunks, render
 
-    source = standard_or_path(options.path)
+    inputs = [standard_or_path(path) for path in options.paths]
+    trials = inputs[0] if len(inputs) == 1 else inputs
+    # How records are read, passed only when given.
+    reading: dict[str, Any] = {}
+    if options.source is not None:
+        reading["source"] = options.source
+    if options.select_score is not None:
+        reading["select_score"] = options.select_score
+        reading["trial_id"] = options.trial_id
     # --min-pass-rate is passed only when given: unstated, the library's
     # own default decides, whatever it is.
     stated: dict[str, Any] = {}
@@ -326,7 +475,7 @@ def run_report(options: ReportOptions) -> int:
         stated["baseline"] = standard_or_path(options.baseline)
         stated["max_regression"] = options.max_regression
     result = report(
-        source,
+        trials,
         scheduled=options.scheduled,
         manifest=options.manifest,
         policy=options.policy,
@@ -337,9 +486,10 @@ def run_report(options: ReportOptions) -> int:
         confidence=options.confidence,
         bound=options.bound,
         cluster_by=options.cluster_by,
+        **reading,
         **stated,
     )
-    shown = None if options.path == "-" else options.path
+    shown = None if options.path == "-" else ", ".join(options.paths)
     # The renderers end each line of their own; emit escapes within them.
     emit(*render(result, options.format, shown).split("\n"))
     if options.junit_xml is not None:

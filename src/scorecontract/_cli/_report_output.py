@@ -138,6 +138,9 @@ def render_text(report: Report, source: str | None = None) -> str:
     lines = [_verdict(report)]
     if source is not None:
         lines.append(f"trials: {_printable(source)} ({report.size} bytes, sha256 {report.sha256})")
+    if len(report.inputs) > 1:
+        for each in report.inputs:
+            lines.append(f"  {_printable(each.name or '')}: {each.size} bytes, sha256 {each.sha256}")
     lines.append(f"scheduled {report.scheduled}: valid {report.valid}, missing {report.missing}")
     lines.append(
         f"observed {report.observed}: valid {report.valid}, invalid {report.invalid}, ignored reruns {report.ignored}"
@@ -151,13 +154,18 @@ def render_text(report: Report, source: str | None = None) -> str:
     if report.invalid:
         lines.append(f"invalid observations: {report.invalid} ({_by_code(report)})")
         for item in report.invalid_observations:
-            lines.append(f"  line {item.line}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}")
+            lines.append(
+                f"  {_printable(item.location())}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}"
+            )
         if report.invalid_not_listed:
             lines.append(f"  ... and {report.invalid_not_listed} more, not listed")
     if report.ignored:
         lines.append(f"ignored reruns: {report.ignored}")
         for item in report.ignored_observations:
-            lines.append(f"  line {item.line}: {shown_id(item.trial_id)}: evidence is line {item.evidence_line}")
+            lines.append(
+                f"  {_printable(item.location())}: {shown_id(item.trial_id)}: "
+                f"evidence is {_printable(item.evidence_location() or '')}"
+            )
         if report.ignored_not_listed:
             lines.append(f"  ... and {report.ignored_not_listed} more, not listed")
     if report.missing:
@@ -250,13 +258,19 @@ def render_markdown(report: Report, source: str | None = None) -> str:
             "| ---: | --- | --- | --- |",
         ]
         for item in report.invalid_observations:
-            lines.append(f"| {item.line} | {_md(shown_id(item.trial_id))} | `{item.code}` | {_md(item.message)} |")
+            # The line number alone for one JSON Lines input, as the column says.
+            plain = item.file is None and item.where == f"line {item.line}"
+            place = str(item.line) if plain else _md(item.location())
+            lines.append(f"| {place} | {_md(shown_id(item.trial_id))} | `{item.code}` | {_md(item.message)} |")
         if report.invalid_not_listed:
             lines += ["", f"... and {report.invalid_not_listed} more, not listed."]
     if report.ignored:
         lines += ["", f"#### Ignored reruns: {report.ignored}", ""]
         for item in report.ignored_observations:
-            lines.append(f"- line {item.line}: {_md(shown_id(item.trial_id))} (evidence is line {item.evidence_line})")
+            lines.append(
+                f"- {_md(item.location())}: {_md(shown_id(item.trial_id))} "
+                f"(evidence is {_md(item.evidence_location() or '')})"
+            )
         if report.ignored_not_listed:
             lines.append(f"- ... and {report.ignored_not_listed} more, not listed")
     if report.missing:
@@ -280,13 +294,17 @@ def render_github(report: Report, source: str | None = None) -> str:
 
     lines = []
     for item in report.invalid_observations:
+        # The annotation's file is the observation's own input when there
+        # are several; its line only when the record is a line.
+        annotated = item.file if item.file is not None else source
+        is_line = item.where == f"line {item.line}"
         lines.append(
             workflow_command(
                 "error",
-                f"line {item.line}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}",
+                f"{_printable(item.location())}: {shown_id(item.trial_id)}: {item.code}: {_printable(item.message)}",
                 title=f"invalid trial evidence ({item.code})",
-                file=source or "",
-                line=str(item.line) if source else "",
+                file=annotated or "",
+                line=str(item.line) if annotated and is_line else "",
             )
         )
     if report.invalid_not_listed:
@@ -363,12 +381,12 @@ def _junit_cases(report: Report) -> Iterator[tuple[str, str, str, str]]:
     the input, not with the count.
     """
     named = 0
-    for trial_id, status, line, code, message in report.trials():
+    for trial_id, status, place, code, message in report.located_trials():
         if trial_id is None:
             break
         named += 1
         name = trial_id if trial_id.isprintable() else shown_id(trial_id)
-        where = f"line {line}: " if line is not None else ""
+        where = f"{_printable(place)}: " if place is not None else ""
         yield name, status, code, where + _printable(message)
     unnamed = report.scheduled - named
     if unnamed:
