@@ -47,7 +47,7 @@ def test_every_fixture_is_there_and_in_its_harness_shape():
     first = json.loads(Path(GSM8K).read_text().split("\n")[0])
     assert {"doc_id", "filter", "metrics", "doc_hash", "resps", "filtered_resps", "exact_match"} <= set(first)
     log = json.loads(Path(LETTERS).read_text())  # json.loads takes the NaN Inspect writes
-    assert log["version"] == 2 and log["results"]["total_samples"] == 3 and len(log["samples"]) == 6
+    assert log["version"] == 2 and log["results"]["total_samples"] == len(log["samples"]) == 6
     assert type(json.loads(Path(HELM).read_text())) is list
     assert set(json.loads(Path(PROMPTFOO).read_text())["results"]["stats"]) >= {"successes", "failures", "errors"}
 
@@ -315,7 +315,7 @@ def _eval_log(json_log: str, **changes: object) -> bytes:
 
 def test_inspect_letters_need_an_explicit_closed_map():
     mapped = report(LETTERS, source=Source("inspect", scorer="match", labels=LABELS))
-    assert (mapped.verdict, mapped.scheduled, mapped.valid) == (Verdict.PASS, 6, 6)  # 3 samples x 2 epochs
+    assert (mapped.verdict, mapped.scheduled, mapped.valid) == (Verdict.PASS, 6, 6)  # 3 samples x 2 epochs: total_samples counts epochs
     assert mapped.mean.numerator == 5.5
     bare = report(LETTERS, source=Source("inspect", scorer="match"))
     assert bare.invalid_by_code == {"wrong-type": 6}
@@ -374,7 +374,10 @@ def test_inspect_population_rules():
     log["invalidated"] = True
     assert report(json.dumps(log).encode(), source=Source("inspect", scorer="match")).code == "requirement-failed"
     del log["invalidated"]
+    # total_samples counts each epoch already: epochs never multiply it.
     log["eval"]["config"]["epochs"] = 2
+    assert report(plain, source=Source("inspect", scorer="match", labels=LABELS | {"E": 0})).scheduled == 3
+    log["results"]["total_samples"] = 6
     assert (
         report(json.dumps(log).encode(), source=Source("inspect", scorer="match", labels=LABELS | {"E": 0})).missing
         == 3

@@ -583,11 +583,11 @@ class _Inspect(SampleReader):
             raise InvalidEvidence(
                 "requirement-failed", "the Inspect log is marked invalidated: its samples are not evidence"
             )
-        total = _count(_member(log, "results", "total_samples"), "results.total_samples", "Inspect log")
-        epochs: object = _member(log, "eval", "config", "epochs")
-        if epochs is _MISSING:
-            epochs = 1  # exclude_none drops epochs=None, which Inspect runs as 1 epoch
-        count = total * _count(epochs, "eval.config.epochs", "Inspect log")
+        # total_samples already counts every epoch: Inspect's resolve_dataset
+        # repeats the dataset once per epoch, and the run records
+        # EvalResults(total_samples=len(samples)) of that list
+        # (inspect_ai/_eval/task/run.py, results.py).
+        count = _count(_member(log, "results", "total_samples"), "results.total_samples", "Inspect log")
         if not count:
             raise InvalidEvidence("missing-evidence", "the Inspect log declares no samples: there is nothing to gate")
         return count
