@@ -185,8 +185,9 @@ def adapter_help(harness: str, width: int = 78) -> str:
         )
     lines.append("")
     lines += textwrap.wrap(
-        "The policy options (--threshold, --policy, --exact, --direction, --min, --max) and --require "
-        "apply as they do without --from; --select and --nonfinite-elsewhere are the adapter's own.",
+        "The policy options (--threshold, --policy, --exact, --direction, --min, --max, --nonfinite-elsewhere) "
+        "and --require apply as they do without --from; --select is the adapter's own. Non-finite numbers "
+        'outside the value are listed unless the policy states nonfinite_elsewhere "refuse".',
         width,
         break_on_hyphens=False,
     )
@@ -315,8 +316,15 @@ def _decode(raw: bytes | str, max_bytes: int) -> str:
 
 
 def _listing(policy: Policy) -> Policy:
-    """*policy* with ``nonfinite_elsewhere = "list"``: every adapter lists them."""
-    return policy if policy.nonfinite_elsewhere == "list" else policy.replace(nonfinite_elsewhere="list")
+    """*policy* with ``nonfinite_elsewhere = "list"`` unless it states otherwise.
+
+    Every adapter lists non-finite numbers outside its value (a NaN stderr,
+    an unscored sample) where the policy is silent; a policy that states
+    ``"refuse"`` keeps it, so a stricter setting is honoured, never relaxed.
+    """
+    if policy.nonfinite_elsewhere == "list" or policy.nonfinite_stated:
+        return policy
+    return policy.replace(nonfinite_elsewhere="list")
 
 
 class _Trace:
@@ -389,6 +397,14 @@ def _lm_eval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
             f"state direction {stated!r} (--direction {stated})",
         )
     counts = _at(document, "n-samples", task)
+    if counts is not _ABSENT and type(counts) is not dict:
+        raise InvalidEvidence(
+            "wrong-type", f"lm-eval's n-samples of {ascii(task)} is {describe_value(counts)}, not an object"
+        )
+    if counts is _ABSENT and _at(document, "n-samples") is not _ABSENT and type(_at(document, "n-samples")) is not dict:
+        raise InvalidEvidence(
+            "wrong-type", f"lm-eval's n-samples is {describe_value(_at(document, 'n-samples'))}, not an object"
+        )
     if counts is _ABSENT:
         if not _option(source, "allow_partial"):
             raise InvalidEvidence(
@@ -465,7 +481,16 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
         "requirement-failed",
         f"the Inspect log's status is {'absent' if status is _ABSENT else describe_value(status)}, not 'success'",
     )
-    _require(document, "$.invalidated != true", "requirement-failed", "Inspect marks this log invalidated")
+    # Inspect writes invalidated as a bool, or leaves it out: anything else
+    # (the string "true", null, 1) is not "not invalidated", and a test that
+    # only asks "!= true" would let it pass.
+    invalidated = _at(document, "invalidated")
+    if invalidated is True:
+        raise InvalidEvidence("requirement-failed", "Inspect marks this log invalidated (invalidated is true)")
+    if invalidated is not _ABSENT and invalidated is not False:
+        raise InvalidEvidence(
+            "wrong-type", f"the Inspect log's invalidated is {describe_value(invalidated)}, not true or false"
+        )
     if _at(document, "results") is _ABSENT:
         raise InvalidEvidence("missing-member", "the Inspect log has no results: no scorer ran")
     if version == 1:
@@ -562,6 +587,7 @@ def _openai_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: i
     text = _decode(raw, max_bytes)
     found: list[tuple[int, object, list[tuple[str, str]]]] = []
     elsewhere = 0
+    first_elsewhere: tuple[int, str, str] | None = None
     # str.splitlines() would also split at U+2028, U+0085 and form feeds,
     # which a JSON string may hold raw: JSON Lines separates at \n only.
     for number, line in enumerate(text.split("\n"), 1):
@@ -574,6 +600,8 @@ def _openai_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: i
         if type(document) is dict and "final_report" in document:
             found.append((number, document, records))
         else:
+            if records and first_elsewhere is None:
+                first_elsewhere = (number, records[0][0], records[0][1])
             elsewhere += len(records)
     if not found:
         raise InvalidEvidence("no-match", "no line of the openai/evals log holds final_report: the run did not finish")
@@ -586,10 +614,19 @@ def _openai_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: i
         )
     number, document, records = found[0]
     origin.append(("line", number))
+    policy = _listing(policy)
+    if first_elsewhere is not None and policy.nonfinite_elsewhere != "list":
+        # A stated "refuse" covers the whole log, not only the line read.
+        other, path, code = first_elsewhere
+        raise InvalidEvidence(
+            code,
+            f"line {other} of the openai/evals log holds a non-finite number at {path} ({elsewhere} on lines "
+            'other than the final_report line); the policy states nonfinite_elsewhere "refuse"',
+        )
     if elsewhere:
         origin.append(("nonfinite_on_other_lines", elsewhere))
     trace.query = query
-    return decide_selected(document, records, query, _listing(policy), trace.selection())
+    return decide_selected(document, records, query, policy, trace.selection())
 
 
 def _gate(harness: str) -> Gate:
