@@ -1329,3 +1329,68 @@ def test_computed_adapters_honour_a_stated_refuse(harness):
     assert evaluate(raw, source=source, threshold=0.8).verdict is Verdict.PASS
     refused = evaluate(raw, source=source, policy=Policy(0.8, nonfinite_elsewhere="refuse"))
     assert refused.code == "non-standard-constant"
+
+
+# -- lm-eval groups: coverage is the subtasks' -------------------------------------------------
+
+
+def lm_eval_group(effective=100, extra=None):
+    """An lm-eval results file for group g of subgroup s (tasks a, b) and task c, as lm-eval
+    writes it: n-samples for the tasks only."""
+    document = {
+        "results": {"g": {"acc,none": 0.9}, "s": {"acc,none": 0.9}, "a": {"acc,none": 0.9}},
+        "groups": {"g": {"acc,none": 0.9}, "s": {"acc,none": 0.9}},
+        "group_subtasks": {"g": ["s", "c"], "s": ["a", "b"], "a": [], "b": [], "c": []},
+        "higher_is_better": {"g": {"acc": True}},
+        "n-samples": {
+            "a": {"original": 100, "effective": 100},
+            "b": {"original": 100, "effective": effective},
+            "c": {"original": 50, "effective": 50},
+        },
+    }
+    if extra:
+        extra(document)
+    return json.dumps(document)
+
+
+GROUP = Source("lm-eval", task="g", metric="acc,none")
+PARTIAL_GROUP = Source("lm-eval", task="g", metric="acc,none", allow_partial=True)
+
+
+def test_a_full_group_passes_on_its_subtasks_counts():
+    decision = evaluate(lm_eval_group(), source=GROUP)
+    assert decision.verdict is Verdict.PASS
+    assert "partial" not in decision.as_dict()["selection"]["source"]
+
+
+def test_a_group_with_a_limited_subtask_is_a_partial_run():
+    decision = evaluate(lm_eval_group(effective=20), source=GROUP)
+    assert decision.code == "partial-run"
+    assert "lm-eval ran 20 of 100 documents of b, a subtask of g (--limit)" in decision.message
+    allowed = evaluate(lm_eval_group(effective=20), source=PARTIAL_GROUP)
+    assert allowed.verdict is Verdict.PASS
+    assert allowed.as_dict()["selection"]["source"]["partial"] == "20 of 100 documents of b"
+
+
+def test_a_group_with_an_unaccounted_subtask_is_invalid():
+    def drop(document):
+        del document["n-samples"]["c"]
+
+    assert evaluate(lm_eval_group(extra=drop), source=GROUP).code == "missing-member"
+    assert evaluate(lm_eval_group(extra=drop), source=PARTIAL_GROUP).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("subtasks", [[1], ["s", None]])
+def test_a_group_whose_subtasks_are_not_names_is_invalid(subtasks):
+    def spoil(document):
+        document["group_subtasks"]["g"] = subtasks
+
+    assert evaluate(lm_eval_group(extra=spoil), source=PARTIAL_GROUP).code == "wrong-type"
+
+
+def test_a_cycle_of_groups_ends():
+    def cycle(document):
+        document["group_subtasks"]["s"] = ["a", "b", "g"]
+
+    assert evaluate(lm_eval_group(extra=cycle), source=GROUP).verdict is Verdict.PASS
+    assert evaluate(lm_eval_group(effective=99, extra=cycle), source=GROUP).code == "partial-run"
