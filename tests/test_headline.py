@@ -1394,3 +1394,11 @@ def test_a_cycle_of_groups_ends():
 
     assert evaluate(lm_eval_group(extra=cycle), source=GROUP).verdict is Verdict.PASS
     assert evaluate(lm_eval_group(effective=99, extra=cycle), source=GROUP).code == "partial-run"
+
+
+def test_requirements_read_the_document_the_adapter_reads():
+    raw = '{"spec": {"run_id": "r"}}\n{"final_report": {"accuracy": 0.9}, "run_id": "r"}\n'
+    on_line = evaluate(raw, source="openai-evals", policy=Policy(require=["$.run_id == 'r'"]))
+    assert on_line.verdict is Verdict.PASS
+    elsewhere = evaluate(raw, source="openai-evals", policy=Policy(require=["$.spec.run_id == 'r'"]))
+    assert elsewhere.code == "requirement-failed"
