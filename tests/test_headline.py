@@ -1402,3 +1402,26 @@ def test_requirements_read_the_document_the_adapter_reads():
     assert on_line.verdict is Verdict.PASS
     elsewhere = evaluate(raw, source="openai-evals", policy=Policy(require=["$.spec.run_id == 'r'"]))
     assert elsewhere.code == "requirement-failed"
+
+
+@pytest.mark.parametrize(
+    "fixture, source, path",
+    [
+        ("promptfoo-errors.json", Source("promptfoo"), "$['results']['stats']"),
+        (
+            "deepeval-latest-test-run.json",
+            Source("deepeval", metric="Faithfulness"),
+            "$['testRunData']['metricsScores'][1]",
+        ),
+    ],
+)
+def test_a_refused_count_names_the_node_it_was_read_from(fixture, source, path):
+    decision = evaluate((HARNESS_FIXTURES / fixture).read_bytes(), source=source)
+    assert (decision.code, decision.selection.path) == ("grader-errors", path)
+    assert decision.as_dict()["selection"]["path"] == path
+
+
+def test_the_promptfoo_pass_rate_is_a_fraction_whatever_the_scale():
+    raw = (HARNESS_FIXTURES / "promptfoo-results.json").read_bytes()
+    assert evaluate(raw, source="promptfoo", policy=Policy(80, maximum=100)).code == "below-threshold"
+    assert evaluate(raw, source="promptfoo", policy=Policy(0.8, maximum=100)).code == "meets-threshold"

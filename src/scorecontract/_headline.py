@@ -332,22 +332,24 @@ def _listing(policy: Policy) -> Policy:
 class _Trace:
     """What an adapter has found so far, for the decision's selection.
 
-    ``query`` is the query it gates (or the node it computes from), and
-    ``origin`` grows as the adapter learns where the value came from; an
-    INVALID decision at any step names both.
+    ``query`` is the query it gates (or the node it computes from),
+    ``path`` the node that query resolved to once it has, and ``origin``
+    grows as the adapter learns where the value came from; an INVALID
+    decision at any step names them.
     """
 
-    __slots__ = ("origin", "query", "source")
+    __slots__ = ("origin", "path", "query", "source")
 
     def __init__(self, source: Source, query: str) -> None:
         self.source = source
         self.query = query
+        self.path: str | None = None
         self.origin: list[tuple[str, object]] = []
 
     def selection(self) -> Selection:
         from ._select import Selection
 
-        return Selection(self.query, source=self.source, origin=self.origin)
+        return Selection(self.query, self.path, source=self.source, origin=self.origin)
 
 
 # -- lm-evaluation-harness -------------------------------------------------------------

@@ -179,6 +179,7 @@ def promptfoo(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, 
     document, records = _load(_decode(raw, max_bytes), policy)
     check_requirements(document, policy)
     path, counts = _one(document, node)
+    trace.path = path  # the counts' node: a refusal of them names it in the receipt
     listed = split_records(records, path, policy) if records else []
     passed, failed, errors = (_count(_at(counts, name), f"promptfoo's {name} at {path}") for name in names)
     if errors and not _option(source, "allow_errors"):
@@ -213,6 +214,7 @@ def deepeval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
     trace.origin.append(("wrapped", base != "$"))
     check_requirements(document, policy)
     path, entry = _one(document, node)
+    trace.path = path  # the metric's entry: a refusal of it names it in the receipt
     listed = split_records(records, path, policy) if records else []
     errors = _count(_at(entry, "errors"), f"DeepEval's errors of metric {ascii(metric)} at {path}")
     if errors:
