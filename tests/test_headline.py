@@ -1168,9 +1168,6 @@ def fixture_document(name):
     return json.loads((HARNESS_FIXTURES / name).read_text(encoding="utf-8"))
 
 
-CHOICE = Source("inspect", scorer="choice", metric="accuracy")
-
-
 @pytest.mark.parametrize(
     "invalidated, code",
     [
@@ -1425,3 +1422,51 @@ def test_the_promptfoo_pass_rate_is_a_fraction_whatever_the_scale():
     raw = (HARNESS_FIXTURES / "promptfoo-results.json").read_bytes()
     assert evaluate(raw, source="promptfoo", policy=Policy(80, maximum=100)).code == "below-threshold"
     assert evaluate(raw, source="promptfoo", policy=Policy(0.8, maximum=100)).code == "meets-threshold"
+
+
+ARCHIVE_MUTATIONS = [None, b"", b"{}", b"NaN", b"\xff\xfe", b'{"status": "error"}', "twice"]
+
+
+def test_no_mutation_of_a_passing_eval_log_passes_unless_its_header_is_intact():
+    import warnings
+
+    members = inspect_members()
+    before = evaluate(eval_log(members), source=CHOICE)
+    assert before.verdict is Verdict.PASS
+    tried = guarded = 0
+    for index, (name, _) in enumerate(members):
+        for data in ARCHIVE_MUTATIONS:
+            changed = list(members)
+            if data is None:
+                del changed[index]
+            elif data == "twice":
+                changed.append(members[index])
+            else:
+                changed[index] = (name, data)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # zipfile warns on a duplicate name
+                raw = eval_log(changed)
+            after = evaluate(raw, source=CHOICE)
+            tried += 1
+            assert after.code != "internal-error", (name, data, after)
+            if name == "header.json" or data == "twice":
+                guarded += 1
+                assert after.verdict is Verdict.INVALID, (name, data, after)
+            elif after.verdict is Verdict.PASS:
+                assert after.score == before.score, (name, data, after)
+    assert tried == len(members) * len(ARCHIVE_MUTATIONS) and guarded > len(ARCHIVE_MUTATIONS)
+
+
+def test_inspect_refusals_of_the_log_itself():
+    text = (HARNESS_FIXTURES / "inspect-log.json").read_text()
+    log = json.loads(text)
+    # The metric twice in one metrics object: the strict parser refuses the log.
+    doubled = text.replace('"accuracy": {', '"accuracy": {"name": "accuracy", "value": 0.1}, "accuracy": {', 1)
+    assert doubled != text
+    assert evaluate(doubled, source=CHOICE).code == "duplicate-member"
+    twice = json.loads(text)
+    twice["results"]["scores"].append(twice["results"]["scores"][0])
+    assert evaluate(json.dumps(twice), source=CHOICE).code == "ambiguous-selection"
+    for version in (3, 0, "2", True, None, 2.0):
+        log["version"] = version
+        assert evaluate(json.dumps(log), source=CHOICE).code == "requirement-failed", version
