@@ -1470,3 +1470,14 @@ def test_inspect_refusals_of_the_log_itself():
     for version in (3, 0, "2", True, None, 2.0):
         log["version"] = version
         assert evaluate(json.dumps(log), source=CHOICE).code == "requirement-failed", version
+
+
+@pytest.mark.parametrize("error", [{"message": "boom", "traceback": ""}, None, ""])
+def test_a_success_log_that_holds_an_error_contradicts_itself(error):
+    log = fixture_document("inspect-log.json")
+    log["error"] = error
+    decision = evaluate(json.dumps(log), source=CHOICE)
+    assert (decision.code, decision.score) == ("requirement-failed", None)
+    assert "holds an error" in decision.message
+    members = [(name, json.dumps(log) if name == "header.json" else data) for name, data in inspect_members()]
+    assert evaluate(eval_log(members), source=CHOICE).code == "requirement-failed"

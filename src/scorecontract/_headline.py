@@ -69,7 +69,7 @@ ADAPTERS: dict[str, Adapter] = {
         "defaults": (),
         "selects": "log version 2: results.scores[name == S].metrics[M].value; version 1: results.metrics[M].value; "
         "in a .json log, or in the member header.json of a .eval ZIP log",
-        "requires": 'status == "success"; invalidated absent or false; results.scores non-empty (else INVALID empty-run); '
+        "requires": 'status == "success" and no error member; invalidated absent or false; results.scores non-empty (else INVALID empty-run); '
         "completed_samples == total_samples; the scorer's unscored_samples == 0 where present; "
         "version 1: results.scorer.name == S",
         "lists": "NaN and infinities outside the headline (NaN marks an unscored sample)",
@@ -515,6 +515,12 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
     # Inspect writes invalidated as a bool, or leaves it out: anything else
     # (the string "true", null, 1) is not "not invalidated", and a test that
     # only asks "!= true" would let it pass.
+    if _at(document, "error") is not _ABSENT:
+        # Inspect leaves out what is None (exclude_none): a log that says
+        # success and still holds an error contradicts itself.
+        raise InvalidEvidence(
+            "requirement-failed", "the Inspect log's status is 'success' but it holds an error: which is true?"
+        )
     invalidated = _at(document, "invalidated")
     if invalidated is True:
         raise InvalidEvidence("requirement-failed", "Inspect marks this log invalidated (invalidated is true)")
