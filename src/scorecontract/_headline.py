@@ -378,7 +378,9 @@ def lm_eval_direction(raw: bytes | str, source: Source, max_bytes: int, policy: 
     try:
         document, _ = _load(_decode(raw, max_bytes), policy)
         return _lm_eval_direction(document, _text_option(source, "task"), _text_option(source, "metric"))
-    except (InvalidEvidence, PolicyError):
+    except Exception:
+        # evaluate() reads the same bytes next and turns any fault into an
+        # INVALID decision; a guess of the direction must not crash first.
         return None
 
 
