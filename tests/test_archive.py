@@ -130,3 +130,70 @@ def test_the_total_limit_covers_every_read():
             archive.read("b.json", 1000)
     assert caught.value.code == "archive-too-large"
     assert "over the limit of 400" in caught.value.message
+
+
+class _Unseekable(io.RawIOBase):
+    """A write-only stream zipfile cannot seek: it then writes data descriptors."""
+
+    def __init__(self):
+        self.buffer = bytearray()
+
+    def writable(self):
+        return True
+
+    def write(self, data):
+        self.buffer += data
+        return len(data)
+
+
+def test_members_with_data_descriptors_are_read():
+    stream = _Unseekable()
+    with zipfile.ZipFile(stream, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("header.json", HEADER)
+        archive.writestr("summaries.json", b"[]")
+    data = bytes(stream.buffer)
+    with zipfile.ZipFile(io.BytesIO(data)) as check:
+        if not all(info.flag_bits & 0x8 for info in check.infolist()):
+            raise AssertionError("zipfile wrote no data descriptor: the test tests nothing")
+    with Archive(data, what="log") as archive:
+        assert archive.read("header.json", 100) == HEADER
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        # Two archives in one file: zipfile reads the last central directory.
+        build(("header.json", b'{"status": "error"}')) + build(("header.json", HEADER)),
+        # Bytes before the archive, which zipfile skips.
+        b"PK\x03\x04" + b"\x00" * 26 + build(("header.json", HEADER)),
+    ],
+    ids=["concatenated", "prefixed"],
+)
+def test_bytes_no_listed_member_accounts_for_are_refused(data):
+    with zipfile.ZipFile(io.BytesIO(data)) as plain:
+        assert plain.read("header.json") == HEADER  # zipfile alone would read this log
+    error = refusal(data)
+    assert error.code == "bad-archive"
+    assert "belong to no listed member" in error.message
+
+
+def test_a_member_hidden_between_listed_ones_is_refused():
+    import struct
+
+    hidden = build(("header.json", b'{"status": "error"}'))
+    shown = build(("header.json", HEADER))
+    # The shown entry, then the hidden one, then the shown central directory,
+    # its start moved past the hidden entry.
+    with zipfile.ZipFile(io.BytesIO(hidden)) as archive:
+        hidden_entry = hidden[: archive.start_dir]
+    with zipfile.ZipFile(io.BytesIO(shown)) as archive:
+        start = archive.start_dir
+    local, central = shown[:start], bytearray(shown[start:])
+    end = central.index(b"PK\x05\x06") + 16
+    central[end : end + 4] = struct.pack("<L", len(local) + len(hidden_entry))
+    data = local + hidden_entry + bytes(central)
+    with zipfile.ZipFile(io.BytesIO(data)) as plain:
+        assert plain.read("header.json") == HEADER
+    error = refusal(data)
+    assert error.code == "bad-archive"
+    assert "belong to no listed member" in error.message

@@ -34,6 +34,7 @@ PROMPTFOO_ERRORS = str(HARNESSES / "promptfoo-errors.json")
 HELM = str(HARNESSES / "helm-stats.json")
 SIMPLE = str(HARNESSES / "simple-evals-mmlu.json")
 PERPLEXITY = str(HARNESSES / "lm-eval-perplexity.json")
+NAN_SAMPLES = str(HARNESSES / "inspect-log-nan-samples.json")
 TRIALS = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": NaN}\n{"trial_id": "c", "score": 0.7}\n'
 
 
@@ -209,7 +210,6 @@ REFUSED = [
         "bad-option",
     ),
     ("check --from --select", _lm_eval_from("--select", "/results"), "option-conflict"),
-    ("check --from --nonfinite-elsewhere", _lm_eval_from("--nonfinite-elsewhere", "refuse"), "option-conflict"),
     ("check --from --candidate", _lm_eval_from("--candidate", "m-1"), "option-conflict"),
     ("check --from --contract judgment", _lm_eval_from("--contract", "judgment"), "option-conflict"),
     ("check --max-listed", ["check", "--max-listed", "5", PASS], None),
@@ -604,6 +604,28 @@ TAKES_EFFECT = [
         ],
         (3, 0),
         "listed and not judged",
+    ),
+    (
+        # An adapter lists what an unstated policy would refuse; a stated
+        # "refuse" is honoured, never relaxed.
+        "check --from --nonfinite-elsewhere refuse",
+        ["check", "--from", "inspect", "--scorer", "choice", "--metric", "accuracy", "--threshold", "0.7", NAN_SAMPLES],
+        [
+            "check",
+            "--from",
+            "inspect",
+            "--scorer",
+            "choice",
+            "--metric",
+            "accuracy",
+            "--threshold",
+            "0.7",
+            "--nonfinite-elsewhere",
+            "refuse",
+            NAN_SAMPLES,
+        ],
+        (0, 3),
+        "INVALID non-standard-constant",
     ),
     (
         "check --require",

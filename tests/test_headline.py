@@ -587,8 +587,53 @@ def test_lm_eval_coverage_is_never_guessed(counts, code):
 # -- promptfoo: an exact fraction, never metrics.score -----------------------------------
 
 
-def promptfoo(stats, prompts=()):
-    return json.dumps({"results": {"version": 3, "prompts": list(prompts), "results": [], "stats": stats}})
+def promptfoo(stats, prompts=(), rows=None):
+    """A promptfoo results file: one row per test counted in *stats*, of prompt 0, unless *rows*."""
+    if rows is None:
+        counts = [stats.get(name) for name in ("successes", "failures", "errors")]
+        total = sum(count for count in counts if type(count) is int and count > 0)
+        rows = [{"promptIdx": 0, "testIdx": index} for index in range(total)]
+    return json.dumps({"results": {"version": 3, "prompts": list(prompts), "results": rows, "stats": stats}})
+
+
+@pytest.mark.parametrize(
+    "stats, rows, code",
+    [
+        # True is an int to Python, and 4.0 a float equal to 4: neither is a count.
+        ({"successes": True, "failures": 0, "errors": 0}, None, "wrong-type"),
+        ({"successes": 4, "failures": False, "errors": 0}, None, "wrong-type"),
+        ({"successes": 4.0, "failures": 1, "errors": 0}, None, "wrong-type"),
+        # A huge count that no row backs: not a pass rate of 1.
+        ({"successes": 10**30, "failures": 1, "errors": 0}, [{"promptIdx": 0}] * 5, "requirement-failed"),
+        ({"successes": 4, "failures": 1, "errors": 0}, [{"promptIdx": 0}] * 4, "requirement-failed"),
+        ({"successes": 4, "failures": 1, "errors": 0}, {"rows": 5}, "wrong-type"),
+        ({"successes": 0, "failures": 0, "errors": 3}, None, "grader-errors"),
+    ],
+)
+def test_promptfoo_counts_are_backed_by_rows(stats, rows, code):
+    assert evaluate(promptfoo(stats, rows=rows), source="promptfoo").code == code
+
+
+def test_promptfoo_provider_counts_are_backed_by_that_prompts_rows():
+    prompts = [
+        {"provider": "a", "metrics": {"testPassCount": 2, "testFailCount": 0, "testErrorCount": 0}},
+        {"provider": "b", "metrics": {"testPassCount": 10**30, "testFailCount": 0, "testErrorCount": 0}},
+    ]
+    rows = [{"promptIdx": 0}, {"promptIdx": 0}, {"promptIdx": 1}, {"promptIdx": 1}]
+    raw = promptfoo({"successes": 4, "failures": 0, "errors": 0}, prompts, rows)
+    assert evaluate(raw, source=Source("promptfoo", provider="a")).verdict is Verdict.PASS
+    refused = evaluate(raw, source=Source("promptfoo", provider="b"))
+    assert (refused.code, refused.score) == ("requirement-failed", None)
+    assert "rows of promptIdx 1" in refused.message
+    rows[0] = {"promptIdx": True}
+    raw = promptfoo({"successes": 4, "failures": 0, "errors": 0}, prompts, rows)
+    assert evaluate(raw, source=Source("promptfoo", provider="a")).code == "wrong-type"
+
+
+def test_promptfoo_errors_only_allowed_is_a_fail_not_a_pass():
+    raw = promptfoo({"successes": 0, "failures": 0, "errors": 3})
+    decision = evaluate(raw, source=Source("promptfoo", allow_errors=True))
+    assert (decision.verdict, decision.score) == (Verdict.FAIL, 0.0)
 
 
 def test_promptfoo_never_reads_metrics_score():
@@ -989,3 +1034,451 @@ def test_a_bad_headline_is_never_a_number(case, value):
     after = evaluate(broken, source=source, policy=Policy(**keywords))
     assert after.verdict is Verdict.INVALID, (keys, value, after)
     assert after.score is None
+
+
+# -- mutation: no broken run is ever a PASS ------------------------------------------------------
+
+# The values a member is replaced with: every one is wrong wherever the
+# adapter reads a number, a count, a flag or a name (True is an int to
+# Python; 1.5 and -1 are no counts).  A huge count is a whole number, so
+# it has tests of its own (promptfoo's rows).
+MUTATIONS = [_DELETE, None, "x", "true", True, False, float("nan"), float("inf"), -1, 1.5, [], {}]
+
+
+def critical_members(harness, options, path_keys_of_value, document):
+    """(keys, optional) of what the decision rests on, for one passing case.
+
+    A mutation at a required member, or at one of its ancestors, must never
+    PASS; one at an optional member (Inspect's invalidated, lm-eval's
+    higher_is_better) must not PASS unless it deletes it.
+    """
+    keys = path_keys_of_value
+    if harness == "lm-eval":
+        task, metric = options["task"], options["metric"]
+        # With --allow-partial a file without n-samples is gated (and says
+        # so); its counts, where written, are still read strictly.
+        partial = options.get("allow_partial", False)
+        counts = [(("n-samples", task, name), partial) for name in ("original", "effective")]
+        return [(("results", task, metric), False), *counts, (("higher_is_better", task, metric.split(",")[0]), True)]
+    if harness == "inspect":
+        head = [(("version",), False), (("status",), False), (("invalidated",), True)]
+        if document.get("version") == 1:
+            return [*head, (("results", "scorer", "name"), False), (tuple(keys), False)]
+        entry = tuple(keys[:3])
+        return [
+            *head,
+            (("results", "completed_samples"), False),
+            (("results", "total_samples"), False),
+            ((*entry, "name"), False),
+            ((*entry, "unscored_samples"), True),
+            (tuple(keys), False),
+        ]
+    if harness == "promptfoo":
+        return [((*keys, name), False) for name in ("successes", "failures", "errors")]
+    if harness == "helm":
+        index = keys[0]
+        return [((index, "name", "name"), False), ((index, "name", "split"), False), ((index, "count"), False)] + [
+            (tuple(keys), False)
+        ]
+    if harness == "deepeval":
+        entry = tuple(keys)
+        members = [((*entry, name), False) for name in ("metric", "scores", "passes", "fails", "errors")]
+        scores = document
+        for key in (*entry, "scores"):
+            scores = scores[key]
+        return members + [((*entry, "scores", index), False) for index in range(len(scores))]
+    return [(tuple(keys), False)]  # openai-evals, simple-evals: the value itself
+
+
+def member_paths(node, keep, prefix=()):
+    """Every member path of *node*; of an array's elements, the first two
+    and those on the way to a path in *keep*."""
+    if isinstance(node, dict):
+        items = list(node.items())
+    elif isinstance(node, list):
+        items = [
+            (index, item)
+            for index, item in enumerate(node)
+            if index < 2 or any(path[: len(prefix) + 1] == (*prefix, index) for path in keep)
+        ]
+    else:
+        return
+    for key, item in items:
+        yield (*prefix, key)
+        yield from member_paths(item, keep, (*prefix, key))
+
+
+@pytest.mark.parametrize("case", PASSING, ids=[case[0] for case in PASSING])
+def test_no_mutation_of_a_passing_run_passes_unless_what_it_rests_on_is_intact(case):
+    import copy
+    import math
+
+    _, name, harness, options, keywords, _, _, _ = case
+    text = (HARNESS_FIXTURES / name).read_text(encoding="utf-8")
+    source = Source(harness, **options)
+    policy = Policy(**keywords)
+    before = evaluate(text, source=source, policy=policy)
+    assert before.verdict is Verdict.PASS
+    lines = text.split("\n")
+    line = before.as_dict()["selection"]["source"].get("line")
+    original = json.loads(lines[line - 1] if line else text)
+    value_keys = tuple(path_keys(before.selection.path))
+    critical = critical_members(harness, options, list(value_keys), original)
+    tried = guarded = 0
+    for keys in member_paths(original, [path for path, _ in critical]):
+        old = original
+        for key in keys:
+            old = old[key]
+        for value in MUTATIONS:
+            if value is not _DELETE and type(value) is type(old) and (value == old or (value != value and old != old)):
+                continue
+            document = copy.deepcopy(original)
+            replaced(document, list(keys), value)
+            mutated = json.dumps(document)
+            if line:
+                mutated = "\n".join([*lines[: line - 1], mutated, *lines[line:]])
+            tried += 1
+            try:
+                after = evaluate(mutated, source=source, policy=policy)
+            except PolicyError as exc:
+                # Only lm-eval's higher_is_better turned against the policy.
+                assert exc.code == "option-conflict" and "higher_is_better" in keys, (keys, value, exc)
+                continue
+            assert after.code != "internal-error", (keys, value, after)
+            rests = [
+                (critical_keys, optional)
+                for critical_keys, optional in critical
+                if critical_keys[: len(keys)] == keys and (not optional or len(keys) == len(critical_keys))
+            ]
+            must_refuse = any(not optional or value is not _DELETE for _, optional in rests)
+            guarded += must_refuse
+            if after.verdict is Verdict.PASS:
+                if keys == value_keys and type(value) in (int, float) and after.score == value:
+                    continue  # the headline replaced by another valid number is gated as that number
+                assert not must_refuse, (keys, value, after)
+                # Whatever else changed, the gated value did not.
+                assert type(after.score) is type(before.score), (keys, value, after)
+                assert after.score == before.score or math.isnan(after.score), (keys, value, after)
+    assert tried > 20 and guarded > 5, (tried, guarded)
+
+
+# -- regressions found in review ---------------------------------------------------------------
+
+
+def fixture_document(name):
+    return json.loads((HARNESS_FIXTURES / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "invalidated, code",
+    [
+        (False, "meets-threshold"),
+        (True, "requirement-failed"),
+        # Inspect writes a bool: the string "true", null or 1 is not "not invalidated".
+        ("true", "wrong-type"),
+        ("false", "wrong-type"),
+        (None, "wrong-type"),
+        (1, "wrong-type"),
+        (0, "wrong-type"),
+    ],
+)
+def test_inspect_invalidated_is_a_boolean_or_absent(invalidated, code):
+    log = fixture_document("inspect-log.json")
+    log["invalidated"] = invalidated
+    assert evaluate(json.dumps(log), source=CHOICE).code == code
+    del log["invalidated"]
+    assert evaluate(json.dumps(log), source=CHOICE).code == "meets-threshold"
+
+
+def test_inspect_invalidated_string_on_the_command_line(tmp_path, capsys):
+    log = fixture_document("inspect-log.json")
+    log["invalidated"] = "true"
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    argv = ["check", "--from", "inspect", "--scorer", "choice", "--metric", "accuracy", str(path)]
+    assert main(argv) == 3
+    assert capsys.readouterr().out.startswith("INVALID wrong-type: the Inspect log's invalidated is a string ('true')")
+
+
+def deepeval_entry(**changes):
+    run = fixture_document("deepeval-latest-test-run.json")
+    run["testRunData"]["metricsScores"][0].update(changes)
+    return json.dumps(run)
+
+
+RELEVANCY = Source("deepeval", metric="Answer Relevancy")
+
+
+@pytest.mark.parametrize(
+    "changes, code",
+    [
+        # Each score is a score: 1.5 and 0.2 average to 0.85, inside [0, 1].
+        ({"scores": [1.5, 0.2, 0.85]}, "out-of-range"),
+        ({"scores": [-0.5, 1, 1]}, "out-of-range"),
+        ({"passes": "3"}, "wrong-type"),
+        ({"passes": True, "fails": 2}, "wrong-type"),
+        ({"fails": 0.0}, "wrong-type"),
+        ({"fails": None}, "wrong-type"),
+        ({"passes": 2}, "requirement-failed"),
+    ],
+)
+def test_deepeval_scores_and_counts_meet_the_contract(changes, code):
+    assert evaluate(deepeval_entry(**changes), source=RELEVANCY, threshold=0.85).code == code
+
+
+def test_deepeval_counts_are_required():
+    run = fixture_document("deepeval-latest-test-run.json")
+    del run["testRunData"]["metricsScores"][0]["passes"]
+    assert evaluate(json.dumps(run), source=RELEVANCY, threshold=0.85).code == "missing-member"
+
+
+def test_deepeval_scores_on_another_scale_need_bounds():
+    raw = deepeval_entry(scores=[8, 9, 10])
+    assert evaluate(raw, source=RELEVANCY, threshold=0.85).code == "out-of-range"
+    assert evaluate(raw, source=RELEVANCY, policy=Policy(8.5, maximum=10)).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("counts", ["x", None, [], 5])
+def test_lm_eval_n_samples_that_is_not_an_object_is_invalid_even_when_partial_is_allowed(counts):
+    results = fixture_document("lm-eval-limit.json")
+    source = Source("lm-eval", task="negotiationtom_belief", metric="acc,none", allow_partial=True)
+    for where in ("task", "whole"):
+        document = json.loads(json.dumps(results))
+        if where == "task":
+            document["n-samples"]["negotiationtom_belief"] = counts
+        else:
+            document["n-samples"] = counts
+        assert evaluate(json.dumps(document), source=source, threshold=0.5).code == "wrong-type", where
+
+
+# -- a stated nonfinite_elsewhere "refuse" is honoured ------------------------------------------
+
+NAN_SAMPLES = "inspect-log-nan-samples.json"
+
+
+def test_an_adapter_lists_only_where_the_policy_is_silent():
+    raw = (HARNESS_FIXTURES / NAN_SAMPLES).read_bytes()
+    silent = evaluate(raw, source=CHOICE, policy=Policy(0.7))
+    assert (silent.code, silent.selection.nonfinite_count) == ("meets-threshold", 1)
+    assert silent.policy.nonfinite_elsewhere == "list"
+    listed = evaluate(raw, source=CHOICE, policy=Policy(0.7, nonfinite_elsewhere="list"))
+    assert listed.code == "meets-threshold"
+    refused = evaluate(raw, source=CHOICE, policy=Policy(0.7, nonfinite_elsewhere="refuse"))
+    assert (refused.verdict, refused.code) == (Verdict.INVALID, "non-standard-constant")
+    assert refused.policy.nonfinite_elsewhere == "refuse" and refused.policy.nonfinite_stated
+    assert refused.policy.as_dict()["nonfinite_elsewhere"] == "refuse"
+
+
+def test_a_stated_refuse_survives_replace_and_a_silent_policy_stays_silent():
+    stated = Policy(0.7, nonfinite_elsewhere="refuse")
+    assert stated.replace(threshold=0.6).nonfinite_stated
+    silent = Policy(0.7)
+    assert not silent.replace(threshold=0.6).nonfinite_stated
+    assert "nonfinite_elsewhere" not in silent.as_dict()
+    assert silent != stated and silent.nonfinite_elsewhere == stated.nonfinite_elsewhere == "refuse"
+    with pytest.raises(PolicyError):
+        Policy(0.7, nonfinite_elsewhere="ignore")
+
+
+def test_a_policy_file_that_states_refuse_is_honoured(tmp_path, capsys):
+    from scorecontract import load_policy
+
+    path = tmp_path / "policy.json"
+    path.write_text('{"version": "v", "threshold": 0.7, "exact": false, "nonfinite_elsewhere": "refuse"}')
+    policy = load_policy(path)
+    assert policy.nonfinite_stated and load_policy(path) == policy
+    raw = (HARNESS_FIXTURES / NAN_SAMPLES).read_bytes()
+    assert evaluate(raw, source=CHOICE, policy=policy).code == "non-standard-constant"
+    argv = ["check", "--from", "inspect", "--scorer", "choice", "--metric", "accuracy", "--policy", str(path)]
+    assert main([*argv, str(HARNESS_FIXTURES / NAN_SAMPLES)]) == 3
+    assert capsys.readouterr().out.startswith("INVALID non-standard-constant")
+    silent = tmp_path / "silent.json"
+    silent.write_text('{"version": "v", "threshold": 0.7, "exact": false}')
+    argv[-1] = str(silent)
+    assert main([*argv, str(HARNESS_FIXTURES / NAN_SAMPLES)]) == 0
+    capsys.readouterr()
+
+
+def test_openai_evals_refuse_covers_the_other_lines():
+    raw = "\n".join(
+        [
+            '{"spec": {"run_id": "r"}}',
+            '{"run_id": "r", "type": "metrics", "data": {"score": NaN}}',
+            '{"final_report": {"accuracy": 0.9}, "run_id": "r"}',
+        ]
+    )
+    assert evaluate(raw, source="openai-evals").code == "meets-threshold"
+    refused = evaluate(raw, source="openai-evals", policy=Policy(nonfinite_elsewhere="refuse"))
+    assert refused.code == "non-standard-constant"
+    assert refused.message.startswith("line 2 of the openai/evals log holds a non-finite number at $['data']['score']")
+
+
+@pytest.mark.parametrize("harness", ["promptfoo", "deepeval"])
+def test_computed_adapters_honour_a_stated_refuse(harness):
+    if harness == "promptfoo":
+        document = json.loads(promptfoo({"successes": 4, "failures": 1, "errors": 0}))
+        document["results"]["results"][0]["score"] = float("nan")
+        source = Source("promptfoo")
+    else:
+        document = fixture_document("deepeval-latest-test-run.json")
+        document["testRunData"]["testCases"] = [{"metricsData": [{"score": float("nan")}]}]
+        source = RELEVANCY
+    raw = json.dumps(document)
+    assert evaluate(raw, source=source, threshold=0.8).verdict is Verdict.PASS
+    refused = evaluate(raw, source=source, policy=Policy(0.8, nonfinite_elsewhere="refuse"))
+    assert refused.code == "non-standard-constant"
+
+
+# -- lm-eval groups: coverage is the subtasks' -------------------------------------------------
+
+
+def lm_eval_group(effective=100, extra=None):
+    """An lm-eval results file for group g of subgroup s (tasks a, b) and task c, as lm-eval
+    writes it: n-samples for the tasks only."""
+    document = {
+        "results": {"g": {"acc,none": 0.9}, "s": {"acc,none": 0.9}, "a": {"acc,none": 0.9}},
+        "groups": {"g": {"acc,none": 0.9}, "s": {"acc,none": 0.9}},
+        "group_subtasks": {"g": ["s", "c"], "s": ["a", "b"], "a": [], "b": [], "c": []},
+        "higher_is_better": {"g": {"acc": True}},
+        "n-samples": {
+            "a": {"original": 100, "effective": 100},
+            "b": {"original": 100, "effective": effective},
+            "c": {"original": 50, "effective": 50},
+        },
+    }
+    if extra:
+        extra(document)
+    return json.dumps(document)
+
+
+GROUP = Source("lm-eval", task="g", metric="acc,none")
+PARTIAL_GROUP = Source("lm-eval", task="g", metric="acc,none", allow_partial=True)
+
+
+def test_a_full_group_passes_on_its_subtasks_counts():
+    decision = evaluate(lm_eval_group(), source=GROUP)
+    assert decision.verdict is Verdict.PASS
+    assert "partial" not in decision.as_dict()["selection"]["source"]
+
+
+def test_a_group_with_a_limited_subtask_is_a_partial_run():
+    decision = evaluate(lm_eval_group(effective=20), source=GROUP)
+    assert decision.code == "partial-run"
+    assert "lm-eval ran 20 of 100 documents of b, a subtask of g (--limit)" in decision.message
+    allowed = evaluate(lm_eval_group(effective=20), source=PARTIAL_GROUP)
+    assert allowed.verdict is Verdict.PASS
+    assert allowed.as_dict()["selection"]["source"]["partial"] == "20 of 100 documents of b"
+
+
+def test_a_group_with_an_unaccounted_subtask_is_invalid():
+    def drop(document):
+        del document["n-samples"]["c"]
+
+    assert evaluate(lm_eval_group(extra=drop), source=GROUP).code == "missing-member"
+    assert evaluate(lm_eval_group(extra=drop), source=PARTIAL_GROUP).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("subtasks", [[1], ["s", None]])
+def test_a_group_whose_subtasks_are_not_names_is_invalid(subtasks):
+    def spoil(document):
+        document["group_subtasks"]["g"] = subtasks
+
+    assert evaluate(lm_eval_group(extra=spoil), source=PARTIAL_GROUP).code == "wrong-type"
+
+
+def test_a_cycle_of_groups_ends():
+    def cycle(document):
+        document["group_subtasks"]["s"] = ["a", "b", "g"]
+
+    assert evaluate(lm_eval_group(extra=cycle), source=GROUP).verdict is Verdict.PASS
+    assert evaluate(lm_eval_group(effective=99, extra=cycle), source=GROUP).code == "partial-run"
+
+
+def test_requirements_read_the_document_the_adapter_reads():
+    raw = '{"spec": {"run_id": "r"}}\n{"final_report": {"accuracy": 0.9}, "run_id": "r"}\n'
+    on_line = evaluate(raw, source="openai-evals", policy=Policy(require=["$.run_id == 'r'"]))
+    assert on_line.verdict is Verdict.PASS
+    elsewhere = evaluate(raw, source="openai-evals", policy=Policy(require=["$.spec.run_id == 'r'"]))
+    assert elsewhere.code == "requirement-failed"
+
+
+@pytest.mark.parametrize(
+    "fixture, source, path",
+    [
+        ("promptfoo-errors.json", Source("promptfoo"), "$['results']['stats']"),
+        (
+            "deepeval-latest-test-run.json",
+            Source("deepeval", metric="Faithfulness"),
+            "$['testRunData']['metricsScores'][1]",
+        ),
+    ],
+)
+def test_a_refused_count_names_the_node_it_was_read_from(fixture, source, path):
+    decision = evaluate((HARNESS_FIXTURES / fixture).read_bytes(), source=source)
+    assert (decision.code, decision.selection.path) == ("grader-errors", path)
+    assert decision.as_dict()["selection"]["path"] == path
+
+
+def test_the_promptfoo_pass_rate_is_a_fraction_whatever_the_scale():
+    raw = (HARNESS_FIXTURES / "promptfoo-results.json").read_bytes()
+    assert evaluate(raw, source="promptfoo", policy=Policy(80, maximum=100)).code == "below-threshold"
+    assert evaluate(raw, source="promptfoo", policy=Policy(0.8, maximum=100)).code == "meets-threshold"
+
+
+ARCHIVE_MUTATIONS = [None, b"", b"{}", b"NaN", b"\xff\xfe", b'{"status": "error"}', "twice"]
+
+
+def test_no_mutation_of_a_passing_eval_log_passes_unless_its_header_is_intact():
+    import warnings
+
+    members = inspect_members()
+    before = evaluate(eval_log(members), source=CHOICE)
+    assert before.verdict is Verdict.PASS
+    tried = guarded = 0
+    for index, (name, _) in enumerate(members):
+        for data in ARCHIVE_MUTATIONS:
+            changed = list(members)
+            if data is None:
+                del changed[index]
+            elif data == "twice":
+                changed.append(members[index])
+            else:
+                changed[index] = (name, data)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # zipfile warns on a duplicate name
+                raw = eval_log(changed)
+            after = evaluate(raw, source=CHOICE)
+            tried += 1
+            assert after.code != "internal-error", (name, data, after)
+            if name == "header.json" or data == "twice":
+                guarded += 1
+                assert after.verdict is Verdict.INVALID, (name, data, after)
+            elif after.verdict is Verdict.PASS:
+                assert after.score == before.score, (name, data, after)
+    assert tried == len(members) * len(ARCHIVE_MUTATIONS) and guarded > len(ARCHIVE_MUTATIONS)
+
+
+def test_inspect_refusals_of_the_log_itself():
+    text = (HARNESS_FIXTURES / "inspect-log.json").read_text()
+    log = json.loads(text)
+    # The metric twice in one metrics object: the strict parser refuses the log.
+    doubled = text.replace('"accuracy": {', '"accuracy": {"name": "accuracy", "value": 0.1}, "accuracy": {', 1)
+    assert doubled != text
+    assert evaluate(doubled, source=CHOICE).code == "duplicate-member"
+    twice = json.loads(text)
+    twice["results"]["scores"].append(twice["results"]["scores"][0])
+    assert evaluate(json.dumps(twice), source=CHOICE).code == "ambiguous-selection"
+    for version in (3, 0, "2", True, None, 2.0):
+        log["version"] = version
+        assert evaluate(json.dumps(log), source=CHOICE).code == "requirement-failed", version
+
+
+@pytest.mark.parametrize("error", [{"message": "boom", "traceback": ""}, None, ""])
+def test_a_success_log_that_holds_an_error_contradicts_itself(error):
+    log = fixture_document("inspect-log.json")
+    log["error"] = error
+    decision = evaluate(json.dumps(log), source=CHOICE)
+    assert (decision.code, decision.score) == ("requirement-failed", None)
+    assert "holds an error" in decision.message
+    members = [(name, json.dumps(log) if name == "header.json" else data) for name, data in inspect_members()]
+    assert evaluate(eval_log(members), source=CHOICE).code == "requirement-failed"

@@ -65,6 +65,8 @@ def check_signatures() -> None:
     assert_type(Policy(confidence=0.95, bound="hoeffding").replace(bound=None, confidence=None), Policy)
     assert_type(Policy(confidence=Decimal("0.95")).confidence, "int | float | Decimal | None")
     assert_type(Policy().bound, "str | None")
+    assert_type(Policy(nonfinite_elsewhere="refuse").nonfinite_stated, bool)
+    assert_type(Policy(nonfinite_elsewhere=None).replace(nonfinite_elsewhere="list").nonfinite_elsewhere, str)
 
 
 def check_threshold_is_a_number() -> None:

@@ -14,6 +14,10 @@ costs anything:
 - duplicate member names: ``zipfile`` answers a name with the *last* entry
   of that name, as ``json`` keeps the last duplicate member, so two
   ``header.json`` are two different logs in one file;
+- bytes the central directory does not account for: ``zipfile`` reads
+  the *last* central directory and tolerates data before and between
+  members, so two archives concatenated (or a member hidden between two
+  listed ones) are two logs of which only one would be read;
 - encrypted members, which cannot be read;
 - a missing member, a damaged one (bad CRC-32, truncated data) and
   anything that is not a ZIP at all.
@@ -25,6 +29,10 @@ Each is ``InvalidEvidence``: ``bad-archive`` for the structure,
 from __future__ import annotations
 
 from ._errors import InvalidEvidence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import zipfile
 
 __all__ = ["MAX_RATIO", "RATIO_FLOOR", "Archive"]
 
@@ -43,6 +51,52 @@ _ENCRYPTED = 0x1
 
 def _bad(what: str, why: str) -> InvalidEvidence:
     return InvalidEvidence("bad-archive", f"{what} is not a usable ZIP archive: {why}")
+
+
+# Bit 3 of the general purpose flag: sizes follow the data in a data
+# descriptor of 12 or 20 bytes, 16 or 24 with its optional signature
+# (APPNOTE.TXT section 4.3.9).
+_DESCRIPTOR = 0x8
+_DESCRIPTOR_SIZES = (0, 12, 16, 20, 24)
+
+
+def _check_contiguous(data: bytes, infos: list[zipfile.ZipInfo], start_dir: int, what: str) -> None:
+    """Refuse bytes that no listed member accounts for.
+
+    The members, by offset, must start at byte 0 and follow one another
+    up to the central directory (APPNOTE.TXT section 4.3.6): a local
+    header (section 4.3.7: 30 bytes, the name, the extra field), the
+    compressed data, and a data descriptor where bit 3 says so.
+    """
+    import struct
+
+    position = 0
+    for info in sorted(infos, key=lambda item: item.header_offset):
+        if info.header_offset != position:
+            # zipfile's own offsets are shifted by any bytes before the
+            # archive, so a gap or an overlap here is data it would skip.
+            raise _bad(
+                what,
+                f"{abs(info.header_offset - position)} bytes at offset {min(position, info.header_offset)} belong "
+                "to no listed member (another archive, or a hidden member): which one is the log?",
+            )
+        header = data[position : position + 30]
+        if len(header) < 30 or header[:4] != b"PK\x03\x04":
+            raise _bad(what, f"the member {info.filename!r} has no local header at offset {position}")
+        name_length, extra_length = struct.unpack("<HH", header[26:30])
+        end = position + 30 + name_length + extra_length + info.compress_size
+        if info.flag_bits & _DESCRIPTOR:
+            for size in _DESCRIPTOR_SIZES[1:]:
+                if (end + size) in (start_dir, *(other.header_offset for other in infos)):
+                    end += size
+                    break
+        position = end
+    if position != start_dir:
+        raise _bad(
+            what,
+            f"{abs(start_dir - position)} bytes before its central directory belong to no listed member "
+            "(a hidden member?): which one is the log?",
+        )
 
 
 class Archive:
@@ -77,6 +131,7 @@ class Archive:
             seen.add(info.filename)
             if info.flag_bits & _ENCRYPTED:
                 raise _bad(what, f"the member {info.filename!r} is encrypted")
+        _check_contiguous(data, infos, archive.start_dir, what)
         self._zip = archive
         self.names = tuple(info.filename for info in infos)
 

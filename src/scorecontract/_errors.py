@@ -28,7 +28,7 @@ REASONS = {
     "file-unreadable": "the evidence path cannot be read (a directory, no permission, ...)",
     "too-large": "the evidence is larger than the byte limit",
     # ZIP archives (an Inspect .eval log).
-    "bad-archive": "a ZIP archive that is damaged, encrypted, lacks a member or names one twice",
+    "bad-archive": "a ZIP archive that is damaged, encrypted, lacks a member, names one twice or holds bytes no member accounts for",
     "archive-too-large": "a ZIP member over the byte limit, or inflating more than 100 times its size",
     # Encoding (RFC 8259 section 8.1).
     "byte-order-mark": "the evidence starts with a byte-order mark",

@@ -308,7 +308,8 @@ def evaluate(
     chooses the query and checks what the harness says about the run (a
     ``--limit`` run, errors, an empty score list); ``Decision.selection``
     then names the source too.  The decision's policy is the one applied:
-    *policy* with ``nonfinite_elsewhere = "list"``.  An option the adapter
+    *policy* with ``nonfinite_elsewhere = "list"``, unless *policy* states
+    ``"refuse"`` itself, which is then honoured.  An option the adapter
     does not take, or lacks, raises ``PolicyError`` (``bad-option``,
     ``missing-option``), as does a policy whose direction contradicts the
     evidence's own (lm-eval's ``higher_is_better``: ``option-conflict``).

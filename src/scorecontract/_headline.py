@@ -57,7 +57,7 @@ ADAPTERS: dict[str, Adapter] = {
         "defaults": (("allow_partial", False),),
         "selects": "results[T][M], M the key as written in the results file (acc,none; exact_match,strict-match)",
         "requires": "n-samples[T].effective == original (else INVALID partial-run, a --limit run; --allow-partial "
-        "gates it anyway); the direction of higher_is_better[T][metric name] where present (a --direction or "
+        "gates it anyway), for a group T that of every task group_subtasks lists under it; the direction of higher_is_better[T][metric name] where present (a --direction or "
         "policy that disagrees exits 2; with neither, the file's direction is taken)",
         "lists": 'NaN and infinities outside the headline (NaN stderrs); the "N/A" stderrs of T, in source.not_numbers',
         "versions": "lm-evaluation-harness 0.4 results_<date>.json, as its writer stands at commit 4e7e0d4",
@@ -69,7 +69,7 @@ ADAPTERS: dict[str, Adapter] = {
         "defaults": (),
         "selects": "log version 2: results.scores[name == S].metrics[M].value; version 1: results.metrics[M].value; "
         "in a .json log, or in the member header.json of a .eval ZIP log",
-        "requires": 'status == "success"; invalidated not true; results.scores non-empty (else INVALID empty-run); '
+        "requires": 'status == "success" and no error member; invalidated absent or false; results.scores non-empty (else INVALID empty-run); '
         "completed_samples == total_samples; the scorer's unscored_samples == 0 where present; "
         "version 1: results.scorer.name == S",
         "lists": "NaN and infinities outside the headline (NaN marks an unscored sample)",
@@ -84,7 +84,8 @@ ADAPTERS: dict[str, Adapter] = {
         "testPassCount / (testPassCount + testFailCount + testErrorCount) of the prompt whose provider is LABEL, "
         "computed as an exact fraction; never metrics.score, which is a sum",
         "requires": "every count a whole number; errors == 0 (else INVALID grader-errors; --allow-errors counts "
-        "them as not passed); at least one test (else INVALID empty-run)",
+        "them as not passed); at least one test (else INVALID empty-run); as many rows in results.results (of "
+        "that prompt's promptIdx, with --provider) as the counts add up to, where the file has them",
         "lists": "NaN and infinities outside the counts (promptfoo writes none: its NaN becomes null)",
         "versions": "promptfoo eval -o results.json (results.version 3)",
     },
@@ -109,7 +110,7 @@ ADAPTERS: dict[str, Adapter] = {
         "(.deepeval/.latest_test_run.json) or in a plain test run",
         "requires": "exactly one such entry (else no-match or ambiguous-selection); errors == 0 (else INVALID "
         "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run), as many as "
-        "passes + fails; every score a finite number",
+        "passes + fails, both whole numbers; every score a finite number within the policy's bounds",
         "lists": "NaN and infinities outside the selected entry",
         "versions": "DeepEval test runs (.deepeval/.latest_test_run.json, test_run_<ts>.json), as written at commit "
         "a2e0d4c",
@@ -122,7 +123,8 @@ ADAPTERS: dict[str, Adapter] = {
         "selects": "final_report[M] of the one JSON Lines line holding final_report",
         "requires": "exactly one line holding final_report (two are INVALID ambiguous-selection); every line strict "
         "JSON; a finite value (no events writes NaN: INVALID)",
-        "lists": "NaN and infinities elsewhere on the final_report line; those on other lines are counted",
+        "lists": "NaN and infinities elsewhere on the final_report line; those on other lines are counted "
+        '(a policy stating nonfinite_elsewhere "refuse" refuses both)',
         "versions": "openai/evals oaieval record logs (evals/record.py), as written at commit 4bfc1f5",
     },
     "simple-evals": {
@@ -185,8 +187,9 @@ def adapter_help(harness: str, width: int = 78) -> str:
         )
     lines.append("")
     lines += textwrap.wrap(
-        "The policy options (--threshold, --policy, --exact, --direction, --min, --max) and --require "
-        "apply as they do without --from; --select and --nonfinite-elsewhere are the adapter's own.",
+        "The policy options (--threshold, --policy, --exact, --direction, --min, --max, --nonfinite-elsewhere) "
+        "and --require apply as they do without --from; --select is the adapter's own. Non-finite numbers "
+        'outside the value are listed unless the policy states nonfinite_elsewhere "refuse".',
         width,
         break_on_hyphens=False,
     )
@@ -315,29 +318,38 @@ def _decode(raw: bytes | str, max_bytes: int) -> str:
 
 
 def _listing(policy: Policy) -> Policy:
-    """*policy* with ``nonfinite_elsewhere = "list"``: every adapter lists them."""
-    return policy if policy.nonfinite_elsewhere == "list" else policy.replace(nonfinite_elsewhere="list")
+    """*policy* with ``nonfinite_elsewhere = "list"`` unless it states otherwise.
+
+    Every adapter lists non-finite numbers outside its value (a NaN stderr,
+    an unscored sample) where the policy is silent; a policy that states
+    ``"refuse"`` keeps it, so a stricter setting is honoured, never relaxed.
+    """
+    if policy.nonfinite_elsewhere == "list" or policy.nonfinite_stated:
+        return policy
+    return policy.replace(nonfinite_elsewhere="list")
 
 
 class _Trace:
     """What an adapter has found so far, for the decision's selection.
 
-    ``query`` is the query it gates (or the node it computes from), and
-    ``origin`` grows as the adapter learns where the value came from; an
-    INVALID decision at any step names both.
+    ``query`` is the query it gates (or the node it computes from),
+    ``path`` the node that query resolved to once it has, and ``origin``
+    grows as the adapter learns where the value came from; an INVALID
+    decision at any step names them.
     """
 
-    __slots__ = ("origin", "query", "source")
+    __slots__ = ("origin", "path", "query", "source")
 
     def __init__(self, source: Source, query: str) -> None:
         self.source = source
         self.query = query
+        self.path: str | None = None
         self.origin: list[tuple[str, object]] = []
 
     def selection(self) -> Selection:
         from ._select import Selection
 
-        return Selection(self.query, source=self.source, origin=self.origin)
+        return Selection(self.query, self.path, source=self.source, origin=self.origin)
 
 
 # -- lm-evaluation-harness -------------------------------------------------------------
@@ -366,8 +378,66 @@ def lm_eval_direction(raw: bytes | str, source: Source, max_bytes: int, policy: 
     try:
         document, _ = _load(_decode(raw, max_bytes), policy)
         return _lm_eval_direction(document, _text_option(source, "task"), _text_option(source, "metric"))
-    except (InvalidEvidence, PolicyError):
+    except Exception:
+        # evaluate() reads the same bytes next and turns any fault into an
+        # INVALID decision; a guess of the direction must not crash first.
         return None
+
+
+def _lm_eval_coverage(document: object, task: str, gated: str, allow: bool, notes: list[str], seen: set[str]) -> None:
+    """Raise unless lm-eval's n-samples says *task* ran every document.
+
+    lm-eval writes n-samples for tasks only, never for a group: a group's
+    coverage is that of its subtasks, as group_subtasks lists them.  A
+    partial or unaccounted task is INVALID unless *allow* (--allow-partial),
+    which adds what was partial to *notes*.  *gated* is the task or group
+    the headline is read from, for the messages.
+    """
+    seen.add(task)
+    table = _at(document, "n-samples")
+    if table is not _ABSENT and type(table) is not dict:
+        raise InvalidEvidence("wrong-type", f"lm-eval's n-samples is {describe_value(table)}, not an object")
+    of = "" if task == gated else f", a subtask of {gated}"
+    counts = _at(document, "n-samples", task)
+    if counts is _ABSENT:
+        subtasks = _at(document, "group_subtasks", task)
+        if type(subtasks) is list and subtasks:
+            for subtask in subtasks:
+                if type(subtask) is not str:
+                    raise InvalidEvidence(
+                        "wrong-type",
+                        f"lm-eval's group_subtasks of {ascii(task)} holds {describe_value(subtask)}, not a task name",
+                    )
+                if subtask not in seen:  # a task in two groups counts once; a cycle ends
+                    _lm_eval_coverage(document, subtask, gated, allow, notes, seen)
+            return
+        if not allow:
+            raise InvalidEvidence(
+                "missing-member",
+                f"lm-eval wrote no n-samples for {ascii(task)}{of}: a --limit run cannot be told from a full one; "
+                "pass --allow-partial to gate it anyway",
+            )
+        notes.append("n-samples absent" if task == gated else f"n-samples absent for {task}")
+        return
+    if type(counts) is not dict:
+        raise InvalidEvidence(
+            "wrong-type", f"lm-eval's n-samples of {ascii(task)} is {describe_value(counts)}, not an object"
+        )
+    original = _count(_at(counts, "original"), f"n-samples of {ascii(task)}: original")
+    effective = _count(_at(counts, "effective"), f"n-samples of {ascii(task)}: effective")
+    if effective > original:
+        raise InvalidEvidence(
+            "requirement-failed",
+            f"lm-eval's n-samples of {ascii(task)} says it ran {effective} of {original} documents, more than exist",
+        )
+    if effective < original:
+        if not allow:
+            raise InvalidEvidence(
+                "partial-run",
+                f"lm-eval ran {effective} of {original} documents of {task}{of} (--limit); "
+                "pass --allow-partial to gate a partial run",
+            )
+        notes.append(f"{effective} of {original} documents" + ("" if task == gated else f" of {task}"))
 
 
 def _lm_eval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
@@ -388,31 +458,10 @@ def _lm_eval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
             f"{'true' if stated == 'higher' else 'false'}), and the policy says direction {policy.direction!r}; "
             f"state direction {stated!r} (--direction {stated})",
         )
-    counts = _at(document, "n-samples", task)
-    if counts is _ABSENT:
-        if not _option(source, "allow_partial"):
-            raise InvalidEvidence(
-                "missing-member",
-                f"lm-eval wrote no n-samples for {ascii(task)}: a --limit run cannot be told from a full one; "
-                "pass --allow-partial to gate it anyway",
-            )
-        origin.append(("partial", "n-samples absent"))
-    else:
-        original = _count(_at(counts, "original"), f"n-samples of {ascii(task)}: original")
-        effective = _count(_at(counts, "effective"), f"n-samples of {ascii(task)}: effective")
-        if effective > original:
-            raise InvalidEvidence(
-                "requirement-failed",
-                f"lm-eval's n-samples of {ascii(task)} says it ran {effective} of {original} documents, more than exist",
-            )
-        if effective < original:
-            if not _option(source, "allow_partial"):
-                raise InvalidEvidence(
-                    "partial-run",
-                    f"lm-eval ran {effective} of {original} documents of {task} (--limit); "
-                    "pass --allow-partial to gate a partial run",
-                )
-            origin.append(("partial", f"{effective} of {original} documents"))
+    notes: list[str] = []
+    _lm_eval_coverage(document, task, task, bool(_option(source, "allow_partial")), notes, set())
+    if notes:
+        origin.append(("partial", notes[0] if len(notes) == 1 else notes))
     metrics = _at(document, "results", task)
     if type(metrics) is dict:
         odd = [
@@ -465,7 +514,22 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
         "requirement-failed",
         f"the Inspect log's status is {'absent' if status is _ABSENT else describe_value(status)}, not 'success'",
     )
-    _require(document, "$.invalidated != true", "requirement-failed", "Inspect marks this log invalidated")
+    # Inspect writes invalidated as a bool, or leaves it out: anything else
+    # (the string "true", null, 1) is not "not invalidated", and a test that
+    # only asks "!= true" would let it pass.
+    if _at(document, "error") is not _ABSENT:
+        # Inspect leaves out what is None (exclude_none): a log that says
+        # success and still holds an error contradicts itself.
+        raise InvalidEvidence(
+            "requirement-failed", "the Inspect log's status is 'success' but it holds an error: which is true?"
+        )
+    invalidated = _at(document, "invalidated")
+    if invalidated is True:
+        raise InvalidEvidence("requirement-failed", "Inspect marks this log invalidated (invalidated is true)")
+    if invalidated is not _ABSENT and invalidated is not False:
+        raise InvalidEvidence(
+            "wrong-type", f"the Inspect log's invalidated is {describe_value(invalidated)}, not true or false"
+        )
     if _at(document, "results") is _ABSENT:
         raise InvalidEvidence("missing-member", "the Inspect log has no results: no scorer ran")
     if version == 1:
@@ -562,6 +626,7 @@ def _openai_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: i
     text = _decode(raw, max_bytes)
     found: list[tuple[int, object, list[tuple[str, str]]]] = []
     elsewhere = 0
+    first_elsewhere: tuple[int, str, str] | None = None
     # str.splitlines() would also split at U+2028, U+0085 and form feeds,
     # which a JSON string may hold raw: JSON Lines separates at \n only.
     for number, line in enumerate(text.split("\n"), 1):
@@ -574,6 +639,8 @@ def _openai_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: i
         if type(document) is dict and "final_report" in document:
             found.append((number, document, records))
         else:
+            if records and first_elsewhere is None:
+                first_elsewhere = (number, records[0][0], records[0][1])
             elsewhere += len(records)
     if not found:
         raise InvalidEvidence("no-match", "no line of the openai/evals log holds final_report: the run did not finish")
@@ -586,10 +653,19 @@ def _openai_evals(raw: bytes | str, source: Source, policy: Policy, max_bytes: i
         )
     number, document, records = found[0]
     origin.append(("line", number))
+    policy = _listing(policy)
+    if first_elsewhere is not None and policy.nonfinite_elsewhere != "list":
+        # A stated "refuse" covers the whole log, not only the line read.
+        other, path, code = first_elsewhere
+        raise InvalidEvidence(
+            code,
+            f"line {other} of the openai/evals log holds a non-finite number at {path} ({elsewhere} on lines "
+            'other than the final_report line); the policy states nonfinite_elsewhere "refuse"',
+        )
     if elsewhere:
         origin.append(("nonfinite_on_other_lines", elsewhere))
     trace.query = query
-    return decide_selected(document, records, query, _listing(policy), trace.selection())
+    return decide_selected(document, records, query, policy, trace.selection())
 
 
 def _gate(harness: str) -> Gate:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ._describe import describe_value
 from ._errors import InvalidEvidence
-from ._headline import _at, _count, _decode, _listing, _literal, _load, _one, _option, _text_option
+from ._headline import _ABSENT, _at, _count, _decode, _listing, _literal, _load, _one, _option, _text_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -123,6 +123,43 @@ def _decide_fraction(
     return Decision(Verdict.FAIL, "below-threshold", message, score, policy, None, selection)
 
 
+def _check_rows(document: object, path: str, per_prompt: bool, total: int, counted: str) -> None:
+    """Refuse counts that disagree with the rows promptfoo wrote beside them.
+
+    promptfoo writes one row in results.results per test, prompt and
+    repeat, and counts each row once in stats (and in its prompt's
+    metrics): a count that no row backs (10**30 successes of 20 tests, an
+    edited file) is INVALID, not a pass rate.  A file without the rows is
+    gated on its counts alone.
+    """
+    rows = _at(document, "results", "results")
+    if rows is _ABSENT:
+        return
+    if type(rows) is not list:
+        raise InvalidEvidence("wrong-type", f"promptfoo's results.results is {describe_value(rows)}, not a list")
+    what = "rows in results.results"
+    count = len(rows)
+    if per_prompt:
+        # The prompt's position in results.prompts is the rows' promptIdx.
+        index = int(path.rsplit("][", 2)[-2])
+        count = 0
+        for number, row in enumerate(rows):
+            prompt = _at(row, "promptIdx")
+            if type(prompt) is not int:
+                raise InvalidEvidence(
+                    "wrong-type",
+                    f"promptfoo's row $['results']['results'][{number}] has promptIdx {describe_value(prompt)}, "
+                    "not a whole number",
+                )
+            count += prompt == index
+        what = f"rows of promptIdx {index} in results.results"
+    if count != total:
+        raise InvalidEvidence(
+            "requirement-failed",
+            f"promptfoo's counts at {path} add up to {total} tests ({counted}), but it wrote {count} {what}",
+        )
+
+
 def promptfoo(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
     from fractions import Fraction
 
@@ -142,6 +179,7 @@ def promptfoo(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, 
     document, records = _load(_decode(raw, max_bytes), policy)
     check_requirements(document, policy)
     path, counts = _one(document, node)
+    trace.path = path  # the counts' node: a refusal of them names it in the receipt
     listed = split_records(records, path, policy) if records else []
     passed, failed, errors = (_count(_at(counts, name), f"promptfoo's {name} at {path}") for name in names)
     if errors and not _option(source, "allow_errors"):
@@ -153,6 +191,7 @@ def promptfoo(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, 
     total = passed + failed + errors
     if total == 0:
         raise InvalidEvidence("empty-run", f"promptfoo ran no tests ({' + '.join(names)} is 0 at {path})")
+    _check_rows(document, path, provider is not None, total, " + ".join(names))
     return _decide_fraction(Fraction(passed, total), what, path, policy, trace.selection(), listed)
 
 
@@ -175,6 +214,7 @@ def deepeval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
     trace.origin.append(("wrapped", base != "$"))
     check_requirements(document, policy)
     path, entry = _one(document, node)
+    trace.path = path  # the metric's entry: a refusal of it names it in the receipt
     listed = split_records(records, path, policy) if records else []
     errors = _count(_at(entry, "errors"), f"DeepEval's errors of metric {ascii(metric)} at {path}")
     if errors:
@@ -190,20 +230,25 @@ def deepeval(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
         raise InvalidEvidence("empty-run", f"DeepEval's metric {ascii(metric)} has no scores at {path}")
     # DeepEval counts each scored test case as a pass or a fail: a list
     # that disagrees with its own counts has lost or gained a score.
-    passes, fails = _at(entry, "passes"), _at(entry, "fails")
-    if type(passes) is int and type(fails) is int and passes + fails != len(scores):
+    # Both counts are required: a string or bool count must not switch the
+    # check off (True is an int to Python, so each is read by _count).
+    passes = _count(_at(entry, "passes"), f"DeepEval's passes of metric {ascii(metric)} at {path}")
+    fails = _count(_at(entry, "fails"), f"DeepEval's fails of metric {ascii(metric)} at {path}")
+    if passes + fails != len(scores):
         raise InvalidEvidence(
             "requirement-failed",
             f"DeepEval's metric {ascii(metric)} at {path} has {len(scores)} scores, "
             f"but passes + fails is {passes + fails}",
         )
-    from ._score import number_problem
+    from ._select import value_problem
 
     total = Fraction(0)
     for index, score in enumerate(scores):
-        problem = number_problem(score, policy.exact)
+        # Each score meets the whole numeric contract, bounds included: a
+        # mean of 1.5 and 0.2 is inside [0, 1], but neither is a score.
+        problem = value_problem(f"{path}['scores'][{index}]", score, policy)
         if problem is not None:
-            raise InvalidEvidence(problem[0], f"the score at {path}['scores'][{index}] is {problem[1]}")
+            raise InvalidEvidence(*problem)
         total += _exact(score)
     what = f"DeepEval's mean {ascii(metric)} score over {len(scores)} test case{'s' if len(scores) != 1 else ''}"
     return _decide_fraction(total / len(scores), what, path, policy, trace.selection(), listed)

@@ -159,7 +159,7 @@ class Policy(Value):
 
     ``Policy(threshold=0.8, *, minimum=0, maximum=1, version="default",
     exact=False, review_owner=None, require_candidate=False,
-    direction="higher", nonfinite_elsewhere="refuse", require=(),
+    direction="higher", nonfinite_elsewhere=None, require=(),
     confidence=None, bound=None)``
 
     *threshold* is the lowest passing score: ``score >= threshold`` is PASS.
@@ -172,10 +172,13 @@ class Policy(Value):
     ``True`` is not a threshold.
 
     *nonfinite_elsewhere* and *require* apply to selected values
-    (docs/selection.md): ``"refuse"`` (the default) makes a NaN or infinity
-    anywhere in the document INVALID, ``"list"`` lets one outside the
-    selected value stand and lists it; *require* is a list of RFC 9535
-    logical expressions on the whole document, each of which must hold.
+    (docs/selection.md): ``"refuse"`` makes a NaN or infinity anywhere in
+    the document INVALID, ``"list"`` lets one outside the selected value
+    stand and lists it; None (left out) is ``"refuse"`` too, except under a
+    harness adapter (docs/harnesses.md), which lists them unless the policy
+    states ``"refuse"`` itself.  ``nonfinite_stated`` records whether it
+    was stated.  *require* is a list of RFC 9535 logical expressions on the
+    whole document, each of which must hold.
 
     *confidence* (a number strictly between 0.5 and 1, e.g. 0.95) and
     *bound* (``"clt"`` or ``"hoeffding"``, which needs finite bounds; None
@@ -234,6 +237,7 @@ class Policy(Value):
         "require_candidate",
         "direction",
         "nonfinite_elsewhere",
+        "nonfinite_stated",
         "require",
         "confidence",
         "bound",
@@ -273,6 +277,8 @@ class Policy(Value):
     """``"higher"`` (``score >= threshold`` passes) or ``"lower"`` (``<=``)."""
     nonfinite_elsewhere: str
     """``"refuse"`` or ``"list"``: a non-finite number outside the selection."""
+    nonfinite_stated: bool
+    """Whether *nonfinite_elsewhere* was stated (else it is the default ``"refuse"``)."""
     require: tuple[str, ...]
     """The requirements, RFC 9535 logical expressions on the document."""
     confidence: Number | None
@@ -296,7 +302,7 @@ class Policy(Value):
         review_owner: str | None = None,
         require_candidate: bool = False,
         direction: str = "higher",
-        nonfinite_elsewhere: str = "refuse",
+        nonfinite_elsewhere: str | None = None,
         require: tuple[str, ...] | list[str] = (),
         confidence: Number | None = None,
         bound: str | None = None,
@@ -311,7 +317,12 @@ class Policy(Value):
         if review_owner is not None:
             _check_label("review_owner", review_owner, "bad-policy")
         _check_choice("direction", direction, DIRECTIONS)
-        _check_choice("nonfinite_elsewhere", nonfinite_elsewhere, NONFINITE_ELSEWHERE)
+        # Left out is "refuse", but remembered as left out: an adapter may
+        # list what an unstated policy would refuse, never what a stated
+        # "refuse" refuses (a stricter setting is not silently relaxed).
+        nonfinite_stated = nonfinite_elsewhere is not None
+        if nonfinite_stated:
+            _check_choice("nonfinite_elsewhere", nonfinite_elsewhere, NONFINITE_ELSEWHERE)
         requirements = _check_requirements(require) if require != () else ()
         if minimum is not None:
             _check_number("bounds", minimum, exact)
@@ -352,7 +363,8 @@ class Policy(Value):
             review_owner=review_owner,
             require_candidate=require_candidate,
             direction=direction,
-            nonfinite_elsewhere=nonfinite_elsewhere,
+            nonfinite_elsewhere=nonfinite_elsewhere if nonfinite_stated else "refuse",
+            nonfinite_stated=nonfinite_stated,
             require=requirements,
             confidence=confidence,
             bound=bound,
@@ -374,7 +386,7 @@ class Policy(Value):
         review_owner: str | None = UNSET,
         require_candidate: bool = UNSET,
         direction: str = UNSET,
-        nonfinite_elsewhere: str = UNSET,
+        nonfinite_elsewhere: str | None = UNSET,
         require: tuple[str, ...] | list[str] = UNSET,
         confidence: Number | None = UNSET,
         bound: str | None = UNSET,
@@ -397,7 +409,11 @@ class Policy(Value):
             review_owner=self.review_owner if review_owner is UNSET else review_owner,
             require_candidate=self.require_candidate if require_candidate is UNSET else require_candidate,
             direction=self.direction if direction is UNSET else direction,
-            nonfinite_elsewhere=self.nonfinite_elsewhere if nonfinite_elsewhere is UNSET else nonfinite_elsewhere,
+            nonfinite_elsewhere=(
+                (self.nonfinite_elsewhere if self.nonfinite_stated else None)
+                if nonfinite_elsewhere is UNSET
+                else nonfinite_elsewhere
+            ),
             require=self.require if require is UNSET else require,
             confidence=self.confidence if confidence is UNSET else confidence,
             bound=self.bound if bound is UNSET else bound,
@@ -410,7 +426,7 @@ class Policy(Value):
         ``min``, ``max`` (None when unbounded), ``exact``, ``review_owner``
         when one is named, ``require_candidate`` when it is true,
         ``direction`` when it is ``"lower"``, ``nonfinite_elsewhere`` when
-        it is ``"list"``, ``require`` when there are requirements, and
+        it was stated, ``require`` when there are requirements, and
         ``confidence`` and ``bound`` when stated), so decision records and
         receipts name the version, and ``load_policy`` reads the dict back
         as an equal policy.  Numbers are returned as given: an exact policy
@@ -430,7 +446,7 @@ class Policy(Value):
             result["require_candidate"] = True
         if self.direction != "higher":
             result["direction"] = self.direction
-        if self.nonfinite_elsewhere != "refuse":
+        if self.nonfinite_stated:
             result["nonfinite_elsewhere"] = self.nonfinite_elsewhere
         if self.require:
             result["require"] = list(self.require)

@@ -76,7 +76,8 @@ def _add_selection_options(check: argparse.ArgumentParser) -> None:
         "--nonfinite-elsewhere",
         choices=NONFINITE_ELSEWHERE,
         metavar="MODE",
-        help="refuse (the default) or list: what a NaN or infinity outside the selected value does to the document",
+        help="refuse (the default; with --from, list unless refuse is stated) or list: what a NaN or infinity "
+        "outside the selected value does to the document",
     )
     group.add_argument(
         "--direction",
@@ -165,7 +166,6 @@ def _source_option(args: argparse.Namespace) -> Source | None:
             raise needs(f"--from {harness}", flag, f"see scorecontract check --from {harness} --help")
     for option, what in (
         ("select", "the adapter selects the headline itself"),
-        ("nonfinite_elsewhere", 'the adapter lists non-finite numbers elsewhere (nonfinite_elsewhere "list")'),
         ("candidate", "a harness's file names no candidate; sign the file to bind it"),
         ("run_id", "a harness's file names no run id; sign the file to bind it"),
     ):
