@@ -311,7 +311,8 @@ def report_section(sizes: list[int], rounds: int, shapes: list[str]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    # -OO strips docstrings: __doc__ is None then.
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="100,000 lines only, 3 rounds")
     parser.add_argument("--lines", help="comma-separated line counts (default 100000,1000000)")
     parser.add_argument("--rounds", type=int, help="rounds per file (default 5, or 3 with --quick)")

@@ -233,7 +233,8 @@ def peak_memory(function: Callable[[], object]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # -OO strips docstrings: __doc__ is None then.
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--size", type=int, default=10_000_000, help="bytes of log to generate")
     parser.add_argument("--rounds", type=int, default=11, help="rounds, each timing both")
     parser.add_argument("--wide", action="store_true", help="text beyond Latin-1 (curly quotes, dashes)")
