@@ -347,7 +347,7 @@ def test_inspect_eval_logs_read_their_sample_members():
 def test_inspect_eval_archive_refusals(tmp_path):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("header.json", json.dumps({"results": {"total_samples": 1}}))
+        archive.writestr("header.json", json.dumps({"status": "success", "results": {"total_samples": 1}}))
         archive.writestr("samples/1_epoch_1.json", b'{"id": 1, "epoch": 1, "pad": "' + b" " * 8_000_000 + b'"}')
     bomb = report(buffer.getvalue(), source=Source("inspect", scorer="match"), max_line_bytes=64 * 1024 * 1024)
     assert (bomb.verdict, bomb.code) == (Verdict.INVALID, "archive-too-large")

@@ -39,14 +39,14 @@ def _big_log(tmp_path: Path) -> str:
     return str(path)
 
 
-def _eval(log: dict[str, object], samples: list[dict[str, object]], **extra: bytes) -> bytes:
+def _eval(log: dict[str, object], samples: list[dict[str, object]], extra: dict[str, bytes] | None = None) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("header.json", json.dumps(log))
         for sample in samples:
             archive.writestr(f"samples/{sample['id']}_epoch_{sample['epoch']}.json", json.dumps(sample))
-        for name, data in extra.items():
-            archive.writestr(name.replace("__", "/"), data)
+        for name, data in (extra or {}).items():
+            archive.writestr(name, data)
     return buffer.getvalue()
 
 
@@ -161,3 +161,111 @@ def test_every_output_says_not_read_in_full(tmp_path):
     run_cli("report", "--from", "inspect", "--scorer", "match", "--junit-xml", str(junit), "--", big)
     text = junit.read_text()
     assert 'name="sha256" value="not read in full"' in text and EMPTY_SHA256 not in text
+
+
+# -- wrong PASSes -----------------------------------------------------------------------------------
+
+
+def _inspect(log: dict[str, object], samples: list[dict[str, object]]):
+    return report(json.dumps({**log, "samples": samples}).encode(), source=INSPECT)
+
+
+def test_inspect_an_errored_sample_is_no_evidence_whatever_score_it_kept():
+    log, samples = _split(LETTERS)
+    assert _inspect(log, samples).verdict is Verdict.PASS
+    samples[0]["error"] = {"message": "RuntimeError: boom", "traceback": ""}
+    result = _inspect(log, samples)
+    assert (result.verdict, result.code, dict(result.invalid_by_code)) == (
+        Verdict.INVALID,
+        "missing-evidence",
+        {"grader-errors": 1},
+    )
+    assert "boom" in result.invalid_observations[0].message
+    samples[0]["error"] = None  # null is no error
+    assert _inspect(log, samples).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("status", ["error", "cancelled", "started", None, 1, ["success"]])
+def test_inspect_a_run_that_did_not_succeed_is_refused(status):
+    log, samples = _split(LETTERS)
+    log["status"] = status
+    result = _inspect(log, samples)
+    assert (result.verdict, result.code) == (Verdict.INVALID, "requirement-failed")
+    del log["status"]
+    assert _inspect(log, samples).code == "requirement-failed"
+    log, samples = _split(LETTERS)
+    eval_result = report(_eval({**log, "status": status}, samples), source=INSPECT)
+    assert eval_result.code == "requirement-failed"
+
+
+@pytest.mark.parametrize("invalidated", [True, "true", 1, None, [], {}])
+def test_inspect_invalidated_must_be_false_or_absent(invalidated):
+    log, samples = _split(LETTERS)
+    log["invalidated"] = invalidated
+    assert _inspect(log, samples).code == "requirement-failed"
+    log["invalidated"] = False
+    assert _inspect(log, samples).verdict is Verdict.PASS
+
+
+def test_inspect_more_samples_than_declared_is_a_population_mismatch():
+    log, samples = _split(LETTERS)
+    # A better-scoring copy of a failing sample, placed first: with the
+    # bare count a rerun would hide the real one.
+    worst = min(samples, key=lambda sample: LABELS[sample["scores"]["match"]["value"]])
+    forged = json.loads(json.dumps(worst))
+    forged["scores"]["match"]["value"] = "C"
+    result = _inspect(log, [forged, *samples])
+    assert (result.verdict, result.code) == (Verdict.INVALID, "population-mismatch")
+    assert "declares 6 samples but holds 7" in result.message
+    # .eval: a seventh member under another name.
+    archive = _eval(log, samples, {"samples/forged/1_epoch_1.json": json.dumps(forged).encode()})
+    assert report(archive, source=INSPECT).code == "population-mismatch"
+    # Fewer samples than declared is missing evidence, as before.
+    assert _inspect(log, samples[1:]).code == "missing-evidence"
+
+
+@pytest.mark.parametrize("reason", ["2", 2.0, True, None, 3, -1])
+def test_promptfoo_a_failure_reason_that_is_not_0_1_or_2_is_wrong_type(reason):
+    data = json.loads(Path(PROMPTFOO).read_text())
+    data["results"]["results"][0]["failureReason"] = reason
+    result = report(
+        json.dumps(data).encode(),
+        source=Source("promptfoo", metric="pass"),
+        metric="pass-rate",
+        min_pass_rate=0.75,
+    )
+    assert result.verdict is Verdict.INVALID and result.invalid_by_code == {"wrong-type": 1}
+
+
+@pytest.mark.parametrize("count", [True, 1.0, "1", None, -1])
+def test_helm_a_count_that_is_not_an_integer_is_wrong_type(count):
+    instances = json.loads((SAMPLES / "helm" / "per_instance_stats.json").read_text())
+    for stat in instances[0]["stats"]:
+        if stat["name"]["name"] == "exact_match":
+            stat["count"] = count
+    source = Source("helm", metric="exact_match", split="test")
+    result = report(json.dumps(instances).encode(), source=source, scheduled=5, threshold=0.7)
+    assert result.verdict is Verdict.INVALID and result.invalid_by_code == {"wrong-type": 1}
+    for stat in instances[0]["stats"]:
+        stat.pop("count")
+    assert report(json.dumps(instances).encode(), source=source, scheduled=5).invalid_by_code == {"missing-member": 1}
+
+
+def test_lm_eval_a_line_under_a_filter_the_results_file_does_not_report_is_not_scheduled():
+    lines = Path(GSM8K).read_text().splitlines()
+    source = Source("lm-eval", metric="exact_match", results=RESULTS, task="gsm8k")
+    assert report(Path(GSM8K).read_bytes(), source=source, threshold=0.5).verdict is Verdict.PASS
+    # The flexible-extract lines replaced by lines of a filter the results
+    # file never reports: as many distinct trials, none of them scheduled.
+    forged = [
+        json.dumps({**json.loads(line), "filter": "bogus"}) if '"flexible-extract"' in line else line
+        for line in lines
+    ]
+    assert sum('"bogus"' in line for line in forged) == 3
+    result = report(("\n".join(forged) + "\n").encode(), source=source, threshold=0.5)
+    assert (result.verdict, result.code, dict(result.invalid_by_code)) == (
+        Verdict.INVALID,
+        "missing-evidence",
+        {"not-scheduled": 3},
+    )
+    assert "'bogus' is not one the results file reports 'exact_match' under" in result.invalid_observations[0].message
