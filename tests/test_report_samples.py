@@ -315,7 +315,11 @@ def _eval_log(json_log: str, **changes: object) -> bytes:
 
 def test_inspect_letters_need_an_explicit_closed_map():
     mapped = report(LETTERS, source=Source("inspect", scorer="match", labels=LABELS))
-    assert (mapped.verdict, mapped.scheduled, mapped.valid) == (Verdict.PASS, 6, 6)  # 3 samples x 2 epochs: total_samples counts epochs
+    assert (mapped.verdict, mapped.scheduled, mapped.valid) == (
+        Verdict.PASS,
+        6,
+        6,
+    )  # 3 samples x 2 epochs: total_samples counts epochs
     assert mapped.mean.numerator == 5.5
     bare = report(LETTERS, source=Source("inspect", scorer="match"))
     assert bare.invalid_by_code == {"wrong-type": 6}

@@ -258,8 +258,7 @@ def test_lm_eval_a_line_under_a_filter_the_results_file_does_not_report_is_not_s
     # The flexible-extract lines replaced by lines of a filter the results
     # file never reports: as many distinct trials, none of them scheduled.
     forged = [
-        json.dumps({**json.loads(line), "filter": "bogus"}) if '"flexible-extract"' in line else line
-        for line in lines
+        json.dumps({**json.loads(line), "filter": "bogus"}) if '"flexible-extract"' in line else line for line in lines
     ]
     assert sum('"bogus"' in line for line in forged) == 3
     result = report(("\n".join(forged) + "\n").encode(), source=source, threshold=0.5)

@@ -284,9 +284,7 @@ def _at_most(count: int, population: int, what: str) -> None:
     doubled record could stand in for one that is missing.
     """
     if count > population:
-        raise InvalidEvidence(
-            "population-mismatch", f"the log declares {population} samples but holds {count} {what}"
-        )
+        raise InvalidEvidence("population-mismatch", f"the log declares {population} samples but holds {count} {what}")
 
 
 def _member(value: object, *keys: str) -> object:
