@@ -9,6 +9,7 @@ recorder writes them.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import zipfile
@@ -223,6 +224,7 @@ def test_lm_eval_population_is_n_samples_times_the_filters():
         "metric": "exact_match",
         "task": "gsm8k",
         "allow_partial": False,
+        "results_sha256": hashlib.sha256(Path(RESULTS).read_bytes()).hexdigest(),
     }
 
 

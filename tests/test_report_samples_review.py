@@ -268,3 +268,35 @@ def test_lm_eval_a_line_under_a_filter_the_results_file_does_not_report_is_not_s
         {"not-scheduled": 3},
     )
     assert "'bogus' is not one the results file reports 'exact_match' under" in result.invalid_observations[0].message
+
+
+# -- outputs ------------------------------------------------------------------------------------------
+
+
+def test_the_receipt_records_the_lm_eval_results_file_by_its_digest():
+    import hashlib
+
+    source = Source("lm-eval", metric="exact_match", results=RESULTS)
+    result = report(GSM8K, source=source, threshold=0.5)
+    shown = result.as_dict()["source"]
+    assert shown["results_sha256"] == hashlib.sha256(Path(RESULTS).read_bytes()).hexdigest()
+    assert RESULTS not in json.dumps(result.as_dict())  # a receipt holds no path
+    too_big = report(GSM8K, source=source, threshold=0.5, max_line_bytes=200)
+    assert too_big.as_dict()["source"]["results_sha256"] is None
+    assert (
+        "results_sha256"
+        not in report(GSM8K, source=Source("lm-eval", metric="exact_match"), scheduled=6).as_dict()["source"]
+    )
+
+
+def test_junit_names_the_file_of_each_place(tmp_path):
+    hostile = tmp_path / "log\x1b[31m\n::error::x.json"
+    hostile.write_bytes((SAMPLES / "inspect" / "unscored-log.json").read_bytes())
+    junit = tmp_path / "junit.xml"
+    result = run_cli("report", "--from", "inspect", "--scorer", "match", "--junit-xml", str(junit), "--", str(hostile))
+    assert result.returncode == 3
+    text = junit.read_text()
+    assert "trials: " in text and "log\\x1b[31m\\n::error::x.json" in text and "\x1b" not in text
+    assert "$[&apos;samples&apos;][1]" in text or "$['samples'][1]" in text
+    out = result.stdout.decode()
+    assert "\x1b" not in out and "log\\x1b[31m\\n::error::x.json" in out

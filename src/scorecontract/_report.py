@@ -1240,8 +1240,14 @@ class _Read:
         self.sha256: str | None = None
         self.size: int | None = None
 
-    def finish(self, inputs: Sequence[tuple[str | None, object]], overall: object) -> None:
-        """Name every input not read in full; digest the whole only when each was."""
+    def finish(self, inputs: Sequence[tuple[str | None, object]], overall: object, reader: SampleReader | None) -> None:
+        """Name every input not read in full; digest the whole only when each was.
+
+        The reader's description is taken now: it records the digest of a
+        file it read itself (lm-eval's results file).
+        """
+        if reader is not None:
+            self.reading = tuple(sorted(reader.description().items()))
         for name, _ in inputs[len(self.inputs) :]:
             self.inputs.append(Input(name, None, None))
         if all(item.sha256 is not None for item in self.inputs):
@@ -1284,8 +1290,6 @@ def _read_inputs(
 
     policy, max_listed, candidate, cluster_by, keep_scores = tally_options
     read = _Read()
-    if reader is not None:
-        read.reading = tuple(sorted(reader.description().items()))
     named = len(inputs) > 1
     overall = hashlib.sha256()
     documents: list[tuple[str | None, list[Placed]]] = []
@@ -1326,7 +1330,7 @@ def _read_inputs(
                 for _, row in rows:
                     tally.lines += 1
                     tally.take(tally.lines, row)
-        read.finish(inputs, overall)
+        read.finish(inputs, overall, reader)
         return tally, read
     for name, item in inputs:
         read.starts.append((tally.lines, name if named else None, None))
@@ -1339,7 +1343,7 @@ def _read_inputs(
             read.failure = (failure[0], f"{name}: {failure[1]}" if named else failure[1])
             break
         read.inputs.append(Input(name, digest.hexdigest(), tally.size - before))
-    read.finish(inputs, overall)
+    read.finish(inputs, overall, reader)
     return tally, read
 
 

@@ -400,8 +400,10 @@ class _LmEval(SampleReader):
                 f"not the results file's key {metric!r}",
             )
         self.metric = metric
-        # The filters the results file reports the metric under, once read.
+        # The filters the results file reports the metric under, and its
+        # digest, once read.
         self.filters: frozenset[str] | None = None
+        self.results_sha256: str | None = None
         self.results = source.get("results")
         allow_partial = source.get("allow_partial", False)
         if type(allow_partial) is not bool:
@@ -446,7 +448,17 @@ class _LmEval(SampleReader):
         return tasks.pop()
 
     def description(self) -> dict[str, object]:
-        return {"harness": "lm-eval", "metric": self.metric, "task": self.task, "allow_partial": self.allow_partial}
+        shown: dict[str, object] = {
+            "harness": "lm-eval",
+            "metric": self.metric,
+            "task": self.task,
+            "allow_partial": self.allow_partial,
+        }
+        if self.results is not None:
+            # The file that declares the population, by its bytes (a receipt
+            # holds no path); null unless it was read in full.
+            shown["results_sha256"] = self.results_sha256
+        return shown
 
     def population(self, max_bytes: int) -> int | None:
         """``n-samples[task].effective`` times the filters the results file reports the metric under."""
@@ -457,7 +469,11 @@ class _LmEval(SampleReader):
         from ._read import read_file
 
         path = os.fspath(self.results)  # type: ignore[call-overload]
-        results, _ = _load(read_file(path, max_bytes, what="lm-eval results file"), max_bytes, self.policy.exact)
+        data = read_file(path, max_bytes, what="lm-eval results file")
+        from ._digest import sha256_hex
+
+        self.results_sha256 = sha256_hex(data)
+        results, _ = _load(data, max_bytes, self.policy.exact)
         task = self.task
         samples = _member(results, "n-samples", task)  # type: ignore[arg-type]
         shown = f"n-samples.{task}"

@@ -494,7 +494,7 @@ def run_report(options: ReportOptions) -> int:
     emit(*render(result, options.format, shown).split("\n"))
     if options.junit_xml is not None:
         # Streamed: the XML of a million trials is never held whole.
-        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result))
+        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result, shown))
     if options.receipt is not None:
         from ._receipt import receipt_bytes
         from ._report_output import receipt_dict

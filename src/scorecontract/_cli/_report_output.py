@@ -405,8 +405,12 @@ def _junit_cases(report: Report) -> Iterator[tuple[str, str, str, str]]:
         )
 
 
-def junit_xml_chunks(report: Report) -> Iterator[bytes]:
+def junit_xml_chunks(report: Report, source: str | None = None) -> Iterator[bytes]:
     """JUnit XML for *report*, as UTF-8 chunks of about 64 KiB.
+
+    *source*, the trials as given, is named in the ``<system-out>`` text,
+    as the text output names it: a place (``$['samples'][2]``) means
+    nothing without its file.
 
     One ``<testcase>`` per trial the file or manifest names, and one for
     all the trials a bare count schedules that the file never names.  PASS
@@ -460,7 +464,7 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
         if size >= _JUNIT_CHUNK:
             yield _utf8("".join(parts))
             parts, size = [], 0
-    parts.append(f"<system-out>{_xml(render_text(report))}</system-out>\n</testsuite>\n</testsuites>\n")
+    parts.append(f"<system-out>{_xml(render_text(report, source))}</system-out>\n</testsuite>\n</testsuites>\n")
     yield _utf8("".join(parts))
 
 
