@@ -300,3 +300,9 @@ def test_junit_names_the_file_of_each_place(tmp_path):
     assert "$[&apos;samples&apos;][1]" in text or "$['samples'][1]" in text
     out = result.stdout.decode()
     assert "\x1b" not in out and "log\\x1b[31m\\n::error::x.json" in out
+
+
+def test_a_results_file_that_is_not_json_says_which_file():
+    result = report(GSM8K, source=Source("lm-eval", metric="exact_match", results=GSM8K, task="gsm8k"))
+    assert (result.verdict, result.code) == (Verdict.INVALID, "trailing-data")
+    assert result.message.startswith("the lm-eval results file: ")

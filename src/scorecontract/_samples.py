@@ -473,7 +473,12 @@ class _LmEval(SampleReader):
         from ._digest import sha256_hex
 
         self.results_sha256 = sha256_hex(data)
-        results, _ = _load(data, max_bytes, self.policy.exact)
+        try:
+            results, _ = _load(data, max_bytes, self.policy.exact)
+        except InvalidEvidence as exc:  # say which file: the samples are read later
+            raise InvalidEvidence(
+                exc.code, f"the lm-eval results file: {exc.message}", exc.pos, exc.lineno, exc.colno
+            ) from None
         task = self.task
         samples = _member(results, "n-samples", task)  # type: ignore[arg-type]
         shown = f"n-samples.{task}"
