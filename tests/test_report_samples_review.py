@@ -306,3 +306,20 @@ def test_a_results_file_that_is_not_json_says_which_file():
     result = report(GSM8K, source=Source("lm-eval", metric="exact_match", results=GSM8K, task="gsm8k"))
     assert (result.verdict, result.code) == (Verdict.INVALID, "trailing-data")
     assert result.message.startswith("the lm-eval results file: ")
+
+
+def test_the_same_file_twice_is_a_configuration_error(tmp_path):
+    from scorecontract import PolicyError
+
+    with pytest.raises(PolicyError, match="twice"):
+        report([LETTERS, LETTERS], source=INSPECT)
+    link = tmp_path / "link.json"
+    link.symlink_to(LETTERS)
+    with pytest.raises(PolicyError, match="twice"):
+        report([LETTERS, str(link)], source=INSPECT)
+    with pytest.raises(PolicyError, match="twice"):
+        report(LETTERS, source=INSPECT, baseline=[LETTERS, LETTERS], max_regression=0)
+    # The same bytes twice are two inputs: nothing names them alike.
+    data = Path(LETTERS).read_bytes()
+    assert report([data, data], source=INSPECT).ignored == 6
+    assert run_cli("report", "--from", "inspect", "--scorer", "match", "--", LETTERS, LETTERS).returncode == 2

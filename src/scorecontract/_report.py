@@ -1216,8 +1216,16 @@ def _inputs(trials: object, what: str) -> list[tuple[str | None, object]]:
         if not items:
             raise PolicyError("bad-policy", f"the {what} list names no input")
         pairs: list[tuple[str | None, object]] = []
+        seen: dict[object, object] = {}
         for index, item in enumerate(items, 1):
             name = os.fspath(item) if isinstance(item, (str, os.PathLike)) else f"input {index}"
+            if isinstance(item, (str, os.PathLike)):
+                # The same file twice (a glob that overlaps a name) would be
+                # its own rerun, each place named twice alike: a mistake.
+                key = os.path.realpath(name)
+                if key in seen:
+                    raise PolicyError("bad-policy", f"the {what} list names {seen[key]!a} twice")
+                seen[key] = name
             pairs.append((name if isinstance(name, str) else repr(name), item))
         if len(pairs) > 1:
             return pairs
