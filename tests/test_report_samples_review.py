@@ -323,3 +323,12 @@ def test_the_same_file_twice_is_a_configuration_error(tmp_path):
     data = Path(LETTERS).read_bytes()
     assert report([data, data], source=INSPECT).ignored == 6
     assert run_cli("report", "--from", "inspect", "--scorer", "match", "--", LETTERS, LETTERS).returncode == 2
+
+
+def test_a_ratio_refusal_gets_no_hint():
+    # A bomb is refused by its ratio, which no option raises.
+    log, samples = _split(LETTERS)
+    archive = _eval(log, samples, {"samples/pad.json": b'{"pad": "' + b" " * 900_000 + b'"}'})
+    result = report(archive, source=INSPECT, max_line_bytes=64 * 1024 * 1024)
+    assert result.code == "archive-too-large" and "ratio" in result.message
+    assert "--max-line-bytes" not in result.message

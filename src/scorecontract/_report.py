@@ -1321,11 +1321,13 @@ def _read_inputs(
     except InvalidEvidence as exc:
         where = f"{documents and inputs[len(documents)][0] or inputs[0][0]}: " if named else ""
         read.failure = (exc.code, where + exc.message)
-    if read.failure is not None and "over the limit of" in read.failure[1]:
+    if read.failure is not None and f"over the limit of {max_line_bytes}" in read.failure[1]:
         from ._tally import RAISE_LIMIT
 
         # A whole document, an .eval member or lm-eval's results file over
-        # the one limit: name the option that raises it.
+        # the one limit: name the option that raises it (not for a member
+        # over the archive's own budget, 100 times its size, which no
+        # option raises).
         read.failure = (read.failure[0], f"{read.failure[1]}; {RAISE_LIMIT}")
     count = given if given is not None else 0
     if read.failure is None and declared:
