@@ -328,6 +328,7 @@ def test_the_same_file_twice_is_a_configuration_error(tmp_path):
 def test_a_ratio_refusal_gets_no_hint():
     # A bomb is refused by its ratio, which no option raises.
     log, samples = _split(LETTERS)
+    log["results"]["total_samples"] = 7  # room for the extra member
     archive = _eval(log, samples, {"samples/pad.json": b'{"pad": "' + b" " * 900_000 + b'"}'})
     result = report(archive, source=INSPECT, max_line_bytes=64 * 1024 * 1024)
     assert result.code == "archive-too-large" and "ratio" in result.message
