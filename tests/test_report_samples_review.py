@@ -325,11 +325,12 @@ def test_the_same_file_twice_is_a_configuration_error(tmp_path):
     assert run_cli("report", "--from", "inspect", "--scorer", "match", "--", LETTERS, LETTERS).returncode == 2
 
 
-def test_a_ratio_refusal_gets_no_hint():
-    # A bomb is refused by its ratio, which no option raises.
+def test_a_member_over_the_archives_own_budget_gets_no_hint():
+    # A bomb is refused by the archive's budget (100 times its size) or a
+    # member's ratio, which no option raises.
     log, samples = _split(LETTERS)
     log["results"]["total_samples"] = 7  # room for the extra member
     archive = _eval(log, samples, {"samples/pad.json": b'{"pad": "' + b" " * 900_000 + b'"}'})
     result = report(archive, source=INSPECT, max_line_bytes=64 * 1024 * 1024)
-    assert result.code == "archive-too-large" and "ratio" in result.message
-    assert "--max-line-bytes" not in result.message
+    assert result.code == "archive-too-large" and str(64 * 1024 * 1024) not in result.message
+    assert "--max-line-bytes" not in result.message, result.message
