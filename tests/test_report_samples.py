@@ -9,6 +9,7 @@ recorder writes them.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import zipfile
@@ -223,6 +224,7 @@ def test_lm_eval_population_is_n_samples_times_the_filters():
         "metric": "exact_match",
         "task": "gsm8k",
         "allow_partial": False,
+        "results_sha256": hashlib.sha256(Path(RESULTS).read_bytes()).hexdigest(),
     }
 
 
@@ -315,7 +317,11 @@ def _eval_log(json_log: str, **changes: object) -> bytes:
 
 def test_inspect_letters_need_an_explicit_closed_map():
     mapped = report(LETTERS, source=Source("inspect", scorer="match", labels=LABELS))
-    assert (mapped.verdict, mapped.scheduled, mapped.valid) == (Verdict.PASS, 6, 6)  # 3 samples x 2 epochs: total_samples counts epochs
+    assert (mapped.verdict, mapped.scheduled, mapped.valid) == (
+        Verdict.PASS,
+        6,
+        6,
+    )  # 3 samples x 2 epochs: total_samples counts epochs
     assert mapped.mean.numerator == 5.5
     bare = report(LETTERS, source=Source("inspect", scorer="match"))
     assert bare.invalid_by_code == {"wrong-type": 6}
@@ -347,7 +353,7 @@ def test_inspect_eval_logs_read_their_sample_members():
 def test_inspect_eval_archive_refusals(tmp_path):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("header.json", json.dumps({"results": {"total_samples": 1}}))
+        archive.writestr("header.json", json.dumps({"status": "success", "results": {"total_samples": 1}}))
         archive.writestr("samples/1_epoch_1.json", b'{"id": 1, "epoch": 1, "pad": "' + b" " * 8_000_000 + b'"}')
     bomb = report(buffer.getvalue(), source=Source("inspect", scorer="match"), max_line_bytes=64 * 1024 * 1024)
     assert (bomb.verdict, bomb.code) == (Verdict.INVALID, "archive-too-large")

@@ -150,16 +150,19 @@ class Observation(Value):
 
 class Input(Value):
     """One input of a report: ``name`` (as given, or None for one unnamed
-    input), ``sha256`` and ``size`` of every byte read from it."""
+    input), ``sha256`` and ``size`` of its bytes, or both None when it was
+    not read in full (over a limit, unreadable, or not reached after an
+    earlier input failed): a digest of part of a file, or of nothing, would
+    state what was never read."""
 
     __slots__ = ("name", "sha256", "size")
     _shown = ("name", "sha256", "size")
 
     name: str | None
-    sha256: str
-    size: int
+    sha256: str | None
+    size: int | None
 
-    def __init__(self, name: str | None, sha256: str, size: int) -> None:
+    def __init__(self, name: str | None, sha256: str | None, size: int | None) -> None:
         self._fill(name=name, sha256=sha256, size=size)
 
     def as_dict(self) -> dict[str, object]:
@@ -312,9 +315,10 @@ class Report(NoTruthValue, Value):
     - ``missing_trials``: a tuple of the ids of scheduled trials without
       valid evidence (those the file or manifest names; the first
       ``max_listed``), and ``missing_not_listed`` for the rest;
-    - ``sha256`` and ``size``: of the whole input, every byte read (of
-      every file, in order, for shards); ``inputs``: one ``Input`` per file,
-      its ``name``, ``sha256`` and ``size``;
+    - ``sha256`` and ``size``: of the whole input (every file, in order,
+      for shards), or both None when any input was not read in full;
+      ``inputs``: one ``Input`` per file, its ``name``, ``sha256`` and
+      ``size``;
     - ``reading``: how records were read, as sorted ``(name, value)`` pairs
       (the harness and its options, or the generic queries), or None for
       trial lines;
@@ -394,8 +398,8 @@ class Report(NoTruthValue, Value):
     ignored_not_listed: int
     missing_trials: tuple[str, ...]
     missing_not_listed: int
-    sha256: str
-    size: int
+    sha256: str | None
+    size: int | None
     population_sha256: str | None
     policy: Policy
     candidate: str | None
@@ -964,7 +968,7 @@ def _gate(
         missing_trials=tuple(listed_missing),
         missing_not_listed=missing - len(listed_missing),
         sha256=sha256,
-        size=tally.size,
+        size=read.size,
         population_sha256=population_sha256,
         policy=policy,
         candidate=tally.candidate,
@@ -1212,8 +1216,16 @@ def _inputs(trials: object, what: str) -> list[tuple[str | None, object]]:
         if not items:
             raise PolicyError("bad-policy", f"the {what} list names no input")
         pairs: list[tuple[str | None, object]] = []
+        seen: dict[object, object] = {}
         for index, item in enumerate(items, 1):
             name = os.fspath(item) if isinstance(item, (str, os.PathLike)) else f"input {index}"
+            if isinstance(item, (str, os.PathLike)):
+                # The same file twice (a glob that overlaps a name) would be
+                # its own rerun, each place named twice alike: a mistake.
+                key = os.path.realpath(name)
+                if key in seen:
+                    raise PolicyError("bad-policy", f"the {what} list names {seen[key]!a} twice")
+                seen[key] = name
             pairs.append((name if isinstance(name, str) else repr(name), item))
         if len(pairs) > 1:
             return pairs
@@ -1225,14 +1237,31 @@ def _inputs(trials: object, what: str) -> list[tuple[str | None, object]]:
 class _Read:
     """What reading a report's inputs gave, beside the tally."""
 
-    __slots__ = ("failure", "inputs", "reading", "sha256", "starts")
+    __slots__ = ("failure", "inputs", "reading", "sha256", "size", "starts")
 
     def __init__(self) -> None:
         self.failure: tuple[str, str] | None = None
         self.inputs: list[Input] = []
         self.starts: list[_Start] = []
         self.reading: tuple[tuple[str, object], ...] | None = None
-        self.sha256 = ""
+        # Of every input, read in full, or None: see Input.
+        self.sha256: str | None = None
+        self.size: int | None = None
+
+    def finish(self, inputs: Sequence[tuple[str | None, object]], overall: object, reader: SampleReader | None) -> None:
+        """Name every input not read in full; digest the whole only when each was.
+
+        The reader's description is taken now: it records the digest of a
+        file it read itself (lm-eval's results file).
+        """
+        if reader is not None:
+            self.reading = tuple(sorted(reader.description().items()))
+        for name, _ in inputs[len(self.inputs) :]:
+            self.inputs.append(Input(name, None, None))
+        if all(item.sha256 is not None for item in self.inputs):
+            # One input's own digest is the whole's: it was not teed.
+            self.sha256 = self.inputs[0].sha256 if len(self.inputs) == 1 else overall.hexdigest()  # type: ignore[attr-defined]
+            self.size = sum(item.size for item in self.inputs if item.size is not None)
 
 
 class _Tee:
@@ -1263,14 +1292,12 @@ def _read_inputs(
 
     Documents are read whole first, since they may declare the population;
     JSON Lines are streamed.  Any failure to read makes the report INVALID
-    (``_Read.failure``); the inputs read so far keep their digests.
+    (``_Read.failure``); the inputs read in full so far keep their digests.
     """
     import hashlib
 
     policy, max_listed, candidate, cluster_by, keep_scores = tally_options
     read = _Read()
-    if reader is not None:
-        read.reading = tuple(sorted(reader.description().items()))
     named = len(inputs) > 1
     overall = hashlib.sha256()
     documents: list[tuple[str | None, list[Placed]]] = []
@@ -1294,32 +1321,39 @@ def _read_inputs(
     except InvalidEvidence as exc:
         where = f"{documents and inputs[len(documents)][0] or inputs[0][0]}: " if named else ""
         read.failure = (exc.code, where + exc.message)
+    if read.failure is not None and f"over the limit of {max_line_bytes}" in read.failure[1]:
+        from ._tally import RAISE_LIMIT
+
+        # A whole document, an .eval member or lm-eval's results file over
+        # the one limit: name the option that raises it (not for a member
+        # over the archive's own budget, 100 times its size, which no
+        # option raises).
+        read.failure = (read.failure[0], f"{read.failure[1]}; {RAISE_LIMIT}")
     count = given if given is not None else 0
     if read.failure is None and declared:
         read.failure, count = _agreed(declared, given, ids)
     tally = Tally(count, ids, policy, max_listed, candidate, cluster_by, keep_scores, reader)
-    if read.failure is not None:
-        read.sha256 = overall.hexdigest()
-        return tally, read
-    if documents:
-        for name, rows in documents:
-            read.starts.append((tally.lines, name if named else None, tuple(place for place, _ in rows)))
-            for _, row in rows:
-                tally.lines += 1
-                tally.take(tally.lines, row)
-        tally.size = sum(item.size for item in read.inputs)
-        read.sha256 = overall.hexdigest()
+    if read.failure is not None or documents:
+        if read.failure is None:
+            for name, rows in documents:
+                read.starts.append((tally.lines, name if named else None, tuple(place for place, _ in rows)))
+                for _, row in rows:
+                    tally.lines += 1
+                    tally.take(tally.lines, row)
+        read.finish(inputs, overall, reader)
         return tally, read
     for name, item in inputs:
         read.starts.append((tally.lines, name if named else None, None))
         before = tally.size
         digest = hashlib.sha256()
         failure = _stream_into(tally, item, max_line_bytes, what, _Tee(digest, overall) if named else digest)
-        read.inputs.append(Input(name, digest.hexdigest(), tally.size - before))
         if failure is not None:
+            # Its bytes up to the failure are counted but not the file:
+            # Input says so with None (see Input).
             read.failure = (failure[0], f"{name}: {failure[1]}" if named else failure[1])
             break
-    read.sha256 = overall.hexdigest() if named else read.inputs[0].sha256
+        read.inputs.append(Input(name, digest.hexdigest(), tally.size - before))
+    read.finish(inputs, overall, reader)
     return tally, read
 
 

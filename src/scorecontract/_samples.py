@@ -277,6 +277,16 @@ def _count(value: object, where: str, harness: str) -> int:
     return count
 
 
+def _at_most(count: int, population: int, what: str) -> None:
+    """Refuse a document holding more records than the population it declares.
+
+    Its own writer never does (one record per sample, or per test): a
+    doubled record could stand in for one that is missing.
+    """
+    if count > population:
+        raise InvalidEvidence("population-mismatch", f"the log declares {population} samples but holds {count} {what}")
+
+
 def _member(value: object, *keys: str) -> object:
     """``value[k1][k2]...``, or ``_MISSING`` where an object or member is absent."""
     for key in keys:
@@ -390,6 +400,10 @@ class _LmEval(SampleReader):
                 f"not the results file's key {metric!r}",
             )
         self.metric = metric
+        # The filters the results file reports the metric under, and its
+        # digest, once read.
+        self.filters: frozenset[str] | None = None
+        self.results_sha256: str | None = None
         self.results = source.get("results")
         allow_partial = source.get("allow_partial", False)
         if type(allow_partial) is not bool:
@@ -434,7 +448,17 @@ class _LmEval(SampleReader):
         return tasks.pop()
 
     def description(self) -> dict[str, object]:
-        return {"harness": "lm-eval", "metric": self.metric, "task": self.task, "allow_partial": self.allow_partial}
+        shown: dict[str, object] = {
+            "harness": "lm-eval",
+            "metric": self.metric,
+            "task": self.task,
+            "allow_partial": self.allow_partial,
+        }
+        if self.results is not None:
+            # The file that declares the population, by its bytes (a receipt
+            # holds no path); null unless it was read in full.
+            shown["results_sha256"] = self.results_sha256
+        return shown
 
     def population(self, max_bytes: int) -> int | None:
         """``n-samples[task].effective`` times the filters the results file reports the metric under."""
@@ -445,7 +469,16 @@ class _LmEval(SampleReader):
         from ._read import read_file
 
         path = os.fspath(self.results)  # type: ignore[call-overload]
-        results, _ = _load(read_file(path, max_bytes, what="lm-eval results file"), max_bytes, self.policy.exact)
+        data = read_file(path, max_bytes, what="lm-eval results file")
+        from ._digest import sha256_hex
+
+        self.results_sha256 = sha256_hex(data)
+        try:
+            results, _ = _load(data, max_bytes, self.policy.exact)
+        except InvalidEvidence as exc:  # say which file: the samples are read later
+            raise InvalidEvidence(
+                exc.code, f"the lm-eval results file: {exc.message}", exc.pos, exc.lineno, exc.colno
+            ) from None
         task = self.task
         samples = _member(results, "n-samples", task)  # type: ignore[arg-type]
         shown = f"n-samples.{task}"
@@ -469,7 +502,9 @@ class _LmEval(SampleReader):
                 f"(no key {self.metric},<filter>)",
             )
         # One sample line per (doc_id, filter): evaluator.py loops over the
-        # filters, then the documents.
+        # filters, then the documents.  A line under another filter is no
+        # trial of this population (record() refuses it).
+        self.filters = frozenset(filters)
         return effective * len(filters)
 
     def type_hint(self, value: object) -> str:
@@ -488,6 +523,14 @@ class _LmEval(SampleReader):
         )
         if problem is not None:
             return _invalid(None, *problem)
+        if self.filters is not None and record["filter"] not in self.filters:
+            shown = ", ".join(sorted(self.filters))
+            return _invalid(
+                trial_id,
+                "not-scheduled",
+                f"the line's filter {_clip(repr(record['filter']), 40)} is not one the results file reports "
+                f"{self.metric!r} under ({shown})",
+            )
         return self.judge(trial_id, _path("$", self.metric), record.get(self.metric, _MISSING), codes, record)
 
 
@@ -526,12 +569,17 @@ class _Inspect(SampleReader):
         )
         if problem is not None:
             return _invalid(None, *problem)
+        error = _member(sample, "error")
+        if error is not _MISSING and error is not None:
+            # Inspect records an EvalError on a sample that raised; whatever
+            # score it kept is not evidence (fail_on_error=False logs it).
+            why = _member(error, "message")
+            shown = f": {_clip(why, 80)}" if type(why) is str else ""
+            return _invalid(trial_id, "grader-errors", f"Inspect recorded an error for this sample{shown}")
         path = _path(base, "scores", self.scorer, "value")
         value = _member(sample, "scores", self.scorer, "value")
         if value is _MISSING and type(_member(sample, "scores", self.scorer)) is not dict:
-            error = _member(sample, "error")
-            why = f" (the sample errored: {_clip(str(_member(error, 'message')), 80)})" if type(error) is dict else ""
-            return _invalid(trial_id, "missing-member", f"the sample has no score by {self.scorer!r}{why}")
+            return _invalid(trial_id, "missing-member", f"the sample has no score by {self.scorer!r}")
         return self.judge(trial_id, path, value, codes, sample)
 
     def document(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
@@ -546,6 +594,7 @@ class _Inspect(SampleReader):
                 "the Inspect log has no samples array (a log written without samples, --no-log-samples, "
                 "has nothing to gate per sample)",
             )
+        _at_most(len(samples), population, "samples in its samples array")
         rows: list[Placed] = []
         for index, sample in enumerate(samples):
             base = f"$['samples'][{index}]"
@@ -562,9 +611,9 @@ class _Inspect(SampleReader):
         with Archive(data, what=f"the Inspect log {name}", total_limit=MAX_RATIO * max(len(data), 1)) as archive:
             header, _ = _load(archive.read("header.json", max_bytes), max_bytes, self.policy.exact)
             population = self._population(header)
-            for member in archive.names:
-                if not (member.startswith("samples/") and member.endswith(".json")):
-                    continue
+            members = [member for member in archive.names if member.startswith("samples/") and member.endswith(".json")]
+            _at_most(len(members), population, "samples/*.json members")
+            for member in members:
                 try:
                     sample, codes = _load(archive.read(member, max_bytes), max_bytes, self.policy.exact)
                 except InvalidEvidence as exc:
@@ -579,9 +628,18 @@ class _Inspect(SampleReader):
     def _population(log: object) -> int:
         if type(log) is not dict:
             raise InvalidEvidence("not-an-object", f"an Inspect log must be a JSON object, not {json_kind(log)}")
-        if log.get("invalidated") is True:
+        status = log.get("status", _MISSING)
+        if status != "success" or type(status) is not str:
+            # A run that errored, was cancelled or is still going ("started")
+            # logged only some samples, under results it may never have finished.
+            shown = "absent" if status is _MISSING else describe_value(status)
+            raise InvalidEvidence("requirement-failed", f"the Inspect log's status is {shown}, not 'success'")
+        invalidated = log.get("invalidated", False)
+        if invalidated is not False:
+            shown = "true" if invalidated is True else describe_value(invalidated)
             raise InvalidEvidence(
-                "requirement-failed", "the Inspect log is marked invalidated: its samples are not evidence"
+                "requirement-failed",
+                f"the Inspect log's invalidated is {shown}, not false: its samples are not evidence",
             )
         # total_samples already counts every epoch: Inspect's resolve_dataset
         # repeats the dataset once per epoch, and the run records
@@ -693,7 +751,15 @@ class _Helm(SampleReader):
         stat = stats[found[0]]
         at = _path(base, "stats", found[0])
         count = _member(stat, "count")
-        if type(count) is int and count == 0:
+        if count is _MISSING:
+            return _invalid(trial_id, "missing-member", f"the HELM stat at {_clip(at)} has no count")
+        if type(count) is not int or count < 0:
+            return _invalid(
+                trial_id,
+                "wrong-type",
+                f"the count of the HELM stat at {_clip(at)} must be an integer >= 0, not {describe_value(count)}",
+            )
+        if count == 0:
             return _invalid(trial_id, "empty-run", f"the HELM stat at {_clip(at)} has count 0: nothing was measured")
         mean = _member(stat, "mean")
         if mean is _MISSING:
@@ -761,6 +827,15 @@ class _Promptfoo(SampleReader):
         trial_id, problem = canonical_trial_id(parts, codes)
         if problem is not None:
             return _invalid(None, *problem)
+        reason = row.get("failureReason", 0)
+        if type(reason) is not int or reason not in (0, 1, 2):
+            # ResultFailureReason is NONE 0, ASSERT 1 or ERROR 2: anything
+            # else cannot say whether the row errored.
+            return _invalid(
+                trial_id,
+                "wrong-type",
+                f"the failure reason at {_clip(_path(base, 'failureReason'))} is {describe_value(reason)}, not 0, 1 or 2",
+            )
         if _errored(row):
             error = row.get("error")
             why = f": {_clip(error, 80)}" if type(error) is str else ""

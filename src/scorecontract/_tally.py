@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     # (line, trial_id, code, message, evidence_line): an Observation's fields.
     Listed = tuple[int, Optional[str], str, str, Optional[int]]
 
-__all__ = ["Tally", "stream_lines", "trial_rows"]
+__all__ = ["RAISE_LIMIT", "Tally", "stream_lines", "trial_rows"]
 
 # Read in large blocks: one read, one hash update and one split per block
 # instead of per line.  A line is held whole only up to max_line_bytes.
@@ -499,5 +499,12 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
         tally.ignored += ignored
 
 
+# How to raise report()'s one byte limit, said wherever it refuses: the
+# keyword and the CLI option by name (check says --max-bytes for its own).
+RAISE_LIMIT = (
+    "raise the limit with max_line_bytes (--max-line-bytes, which takes binary units: --max-line-bytes 64M is 64 MiB)"
+)
+
+
 def _too_large(length: int, max_line_bytes: int) -> str:
-    return f"line is {length} bytes, over the limit of {max_line_bytes}"
+    return f"line is {length} bytes, over the limit of {max_line_bytes}; {RAISE_LIMIT}"

@@ -154,7 +154,8 @@ def register(commands: Any, epilog: str) -> None:
         "--max-line-bytes",
         metavar="N",
         default=str(DEFAULT_MAX_BYTES),
-        help="longest line accepted, in bytes, or with a binary unit: 512K, 64M, 1G (default 1M)",
+        help="longest line accepted, and the limit on a whole document (an Inspect log, a HELM or promptfoo "
+        "file, lm-eval's --results), in bytes, or with a binary unit: 512K, 64M, 1G (default 1M)",
     )
     command.set_defaults(run=_run_report)
 
@@ -175,7 +176,7 @@ class ReportOptions:
       file's, ``cluster_by`` (or None),
       ``baseline`` and ``max_regression`` (both or neither): the bounds;
     - ``format``, ``junit_xml``, ``receipt``, ``max_listed``: the outputs;
-    - ``max_line_bytes``: the byte limit on one line.
+    - ``max_line_bytes``: the byte limit on one line, or one whole document.
     """
 
     __slots__ = (
@@ -494,7 +495,7 @@ def run_report(options: ReportOptions) -> int:
     emit(*render(result, options.format, shown).split("\n"))
     if options.junit_xml is not None:
         # Streamed: the XML of a million trials is never held whole.
-        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result))
+        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result, shown))
     if options.receipt is not None:
         from ._receipt import receipt_bytes
         from ._report_output import receipt_dict

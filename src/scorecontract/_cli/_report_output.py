@@ -113,7 +113,7 @@ def _regression_lines(report: Report) -> list[str]:
         return []
     base = regression.baseline
     lines = [
-        f"baseline: {base.size} bytes, sha256 {base.sha256}: valid {base.valid}, invalid {base.invalid}, "
+        f"baseline: {_digest_text(base.size, base.sha256)}: valid {base.valid}, invalid {base.invalid}, "
         f"ignored reruns {base.ignored}, missing {base.missing}",
         f"paired: {_printable(regression.text())}",
     ]
@@ -129,6 +129,11 @@ def _regression_lines(report: Report) -> list[str]:
     return lines
 
 
+def _digest_text(size: int | None, sha256: str | None) -> str:
+    """An input's size and digest, or that it was not read in full (None: see Input)."""
+    return "not read in full" if sha256 is None else f"{size} bytes, sha256 {sha256}"
+
+
 def _by_code(report: Report) -> str:
     return ", ".join(f"{code} {count}" for code, count in sorted(report.invalid_by_code.items()))
 
@@ -137,10 +142,10 @@ def render_text(report: Report, source: str | None = None) -> str:
     """The human summary: verdict line first, then counts, metrics, lists."""
     lines = [_verdict(report)]
     if source is not None:
-        lines.append(f"trials: {_printable(source)} ({report.size} bytes, sha256 {report.sha256})")
+        lines.append(f"trials: {_printable(source)} ({_digest_text(report.size, report.sha256)})")
     if len(report.inputs) > 1:
         for each in report.inputs:
-            lines.append(f"  {_printable(each.name or '')}: {each.size} bytes, sha256 {each.sha256}")
+            lines.append(f"  {_printable(each.name or '')}: {_digest_text(each.size, each.sha256)}")
     lines.append(f"scheduled {report.scheduled}: valid {report.valid}, missing {report.missing}")
     lines.append(
         f"observed {report.observed}: valid {report.valid}, invalid {report.invalid}, ignored reruns {report.ignored}"
@@ -213,7 +218,8 @@ def render_markdown(report: Report, source: str | None = None) -> str:
         "",
     ]
     if source is not None:
-        lines += [f"Trials: {_md(source)} ({report.size} bytes, sha256 `{report.sha256}`)", ""]
+        shown = "not read in full" if report.sha256 is None else f"{report.size} bytes, sha256 `{report.sha256}`"
+        lines += [f"Trials: {_md(source)} ({shown})", ""]
     lines += [
         "| scheduled | observed | valid | invalid | ignored reruns | missing |",
         "| ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -399,8 +405,12 @@ def _junit_cases(report: Report) -> Iterator[tuple[str, str, str, str]]:
         )
 
 
-def junit_xml_chunks(report: Report) -> Iterator[bytes]:
+def junit_xml_chunks(report: Report, source: str | None = None) -> Iterator[bytes]:
     """JUnit XML for *report*, as UTF-8 chunks of about 64 KiB.
+
+    *source*, the trials as given, is named in the ``<system-out>`` text,
+    as the text output names it: a place (``$['samples'][2]``) means
+    nothing without its file.
 
     One ``<testcase>`` per trial the file or manifest names, and one for
     all the trials a bare count schedules that the file never names.  PASS
@@ -434,7 +444,7 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
         ("invalid", str(report.invalid)),
         ("ignored", str(report.ignored)),
         ("missing", str(report.missing)),
-        ("sha256", report.sha256),
+        ("sha256", "not read in full" if report.sha256 is None else report.sha256),
         ("policy", _printable(report.policy.version)),
         *_bound_properties(report),
     ):
@@ -454,7 +464,7 @@ def junit_xml_chunks(report: Report) -> Iterator[bytes]:
         if size >= _JUNIT_CHUNK:
             yield _utf8("".join(parts))
             parts, size = [], 0
-    parts.append(f"<system-out>{_xml(render_text(report))}</system-out>\n</testsuite>\n</testsuites>\n")
+    parts.append(f"<system-out>{_xml(render_text(report, source))}</system-out>\n</testsuite>\n</testsuites>\n")
     yield _utf8("".join(parts))
 
 
@@ -470,7 +480,8 @@ def _bound_properties(report: Report) -> Iterator[tuple[str, str]]:
             yield from _interval_properties(key, metric.interval)
     regression = report.regression
     if regression is not None:
-        yield "baseline_sha256", regression.baseline.sha256
+        sha256 = regression.baseline.sha256
+        yield "baseline_sha256", "not read in full" if sha256 is None else sha256
         yield "max_regression", format_number(regression.max_regression)
         yield "pairs", str(regression.pairs)
         yield "mean_difference", "n/a" if regression.mean_difference is None else repr(regression.mean_difference)
