@@ -587,12 +587,20 @@ def test_lm_eval_coverage_is_never_guessed(counts, code):
 # -- promptfoo: an exact fraction, never metrics.score -----------------------------------
 
 
+def promptfoo_rows(passes, failures=0, errors=0, prompt=0):
+    """Rows as promptfoo writes them: passing, failing, then errors (failureReason 2)."""
+    kinds = [(True, 0)] * passes + [(False, 1)] * failures + [(False, 2)] * errors
+    return [
+        {"promptIdx": prompt, "testIdx": index, "success": success, "failureReason": reason}
+        for index, (success, reason) in enumerate(kinds)
+    ]
+
+
 def promptfoo(stats, prompts=(), rows=None):
     """A promptfoo results file: one row per test counted in *stats*, of prompt 0, unless *rows*."""
     if rows is None:
         counts = [stats.get(name) for name in ("successes", "failures", "errors")]
-        total = sum(count for count in counts if type(count) is int and count > 0)
-        rows = [{"promptIdx": 0, "testIdx": index} for index in range(total)]
+        rows = promptfoo_rows(*(count if type(count) is int and count > 0 else 0 for count in counts))
     return json.dumps({"results": {"version": 3, "prompts": list(prompts), "results": rows, "stats": stats}})
 
 
@@ -619,7 +627,7 @@ def test_promptfoo_provider_counts_are_backed_by_that_prompts_rows():
         {"provider": "a", "metrics": {"testPassCount": 2, "testFailCount": 0, "testErrorCount": 0}},
         {"provider": "b", "metrics": {"testPassCount": 10**30, "testFailCount": 0, "testErrorCount": 0}},
     ]
-    rows = [{"promptIdx": 0}, {"promptIdx": 0}, {"promptIdx": 1}, {"promptIdx": 1}]
+    rows = promptfoo_rows(2) + promptfoo_rows(2, prompt=1)
     raw = promptfoo({"successes": 4, "failures": 0, "errors": 0}, prompts, rows)
     assert evaluate(raw, source=Source("promptfoo", provider="a")).verdict is Verdict.PASS
     refused = evaluate(raw, source=Source("promptfoo", provider="b"))
@@ -1482,3 +1490,188 @@ def test_a_success_log_that_holds_an_error_contradicts_itself(error):
     assert "holds an error" in decision.message
     members = [(name, json.dumps(log) if name == "header.json" else data) for name, data in inspect_members()]
     assert evaluate(eval_log(members), source=CHOICE).code == "requirement-failed"
+
+
+def inspect_counts(name, **counts):
+    """The fixture log *name* with its results' sample counts replaced (None deletes one)."""
+    log = fixture_document(name)
+    for key, value in counts.items():
+        if value is None:
+            log["results"].pop(key, None)
+        else:
+            log["results"][key] = value
+    return json.dumps(log)
+
+
+def lm_eval_counts(counts):
+    return json.dumps({"results": {"t": {"acc,none": 0.9}}, "n-samples": {"t": counts}})
+
+
+PROVIDER_A = [{"provider": "a", "metrics": {"testPassCount": 5, "testFailCount": 0, "testErrorCount": 0}}]
+V1 = "inspect-log-v1.json"
+V1_SCORER = {"scorer": "model_graded_fact", "metric": "accuracy"}
+
+# (id, document, harness, options, code): counts that their own evidence
+# contradicts, or that count nothing, are never a PASS.  Each refusal has
+# its control beside it, the same document made consistent.
+COUNTED = [
+    (
+        "promptfoo 5 successes, every row success false",
+        promptfoo({"successes": 5, "failures": 0, "errors": 0}, rows=promptfoo_rows(0, 5)),
+        "promptfoo",
+        {},
+        "requirement-failed",
+    ),
+    (
+        "promptfoo provider 5 passes, every row success false",
+        promptfoo({"successes": 5, "failures": 0, "errors": 0}, PROVIDER_A, promptfoo_rows(0, 5)),
+        "promptfoo",
+        {"provider": "a"},
+        "requirement-failed",
+    ),
+    (
+        "promptfoo 1 success of 5, every row success true",
+        promptfoo({"successes": 1, "failures": 4, "errors": 0}, rows=promptfoo_rows(5)),
+        "promptfoo",
+        {},
+        "requirement-failed",
+    ),
+    (
+        "promptfoo errors allowed, rows that are failures",
+        promptfoo({"successes": 4, "failures": 0, "errors": 1}, rows=promptfoo_rows(4, 1)),
+        "promptfoo",
+        {"allow_errors": True},
+        "requirement-failed",
+    ),
+    (
+        "promptfoo success true on an error row is an error",
+        promptfoo(
+            {"successes": 5, "failures": 0, "errors": 0},
+            rows=[*promptfoo_rows(4), {"promptIdx": 0, "testIdx": 4, "success": True, "failureReason": 2}],
+        ),
+        "promptfoo",
+        {},
+        "requirement-failed",
+    ),
+    (
+        "promptfoo rows that agree",
+        promptfoo({"successes": 4, "failures": 0, "errors": 1}, rows=promptfoo_rows(4, 0, 1)),
+        "promptfoo",
+        {"allow_errors": True},
+        "meets-threshold",
+    ),
+    (
+        "promptfoo provider rows that agree",
+        promptfoo({"successes": 5, "failures": 0, "errors": 0}, PROVIDER_A, promptfoo_rows(5)),
+        "promptfoo",
+        {"provider": "a"},
+        "meets-threshold",
+    ),
+    (
+        "inspect v1, 3 of 10 samples completed",
+        inspect_counts(V1, completed_samples=3, total_samples=10),
+        "inspect",
+        V1_SCORER,
+        "requirement-failed",
+    ),
+    ("inspect v1, one count written", inspect_counts(V1, completed_samples=10), "inspect", V1_SCORER, "missing-member"),
+    (
+        "inspect v1, a count that is not a number",
+        inspect_counts(V1, completed_samples="10", total_samples=10),
+        "inspect",
+        V1_SCORER,
+        "wrong-type",
+    ),
+    (
+        "inspect v1, 0 of 0 samples",
+        inspect_counts(V1, completed_samples=0, total_samples=0),
+        "inspect",
+        V1_SCORER,
+        "empty-run",
+    ),
+    (
+        "inspect v1, 10 of 10 samples",
+        inspect_counts(V1, completed_samples=10, total_samples=10),
+        "inspect",
+        V1_SCORER,
+        "meets-threshold",
+    ),
+    ("inspect v1, no counts", inspect_counts(V1), "inspect", V1_SCORER, "meets-threshold"),
+    (
+        "inspect v2, 0 of 0 samples",
+        inspect_counts("inspect-log.json", completed_samples=0, total_samples=0),
+        "inspect",
+        {"scorer": "choice", "metric": "accuracy"},
+        "empty-run",
+    ),
+    (
+        "lm-eval 0 of 0 documents",
+        lm_eval_counts({"original": 0, "effective": 0}),
+        "lm-eval",
+        {"task": "t", "metric": "acc,none"},
+        "empty-run",
+    ),
+    (
+        "lm-eval 0 of 0 documents, partial allowed",
+        lm_eval_counts({"original": 0, "effective": 0}),
+        "lm-eval",
+        {"task": "t", "metric": "acc,none", "allow_partial": True},
+        "empty-run",
+    ),
+    (
+        "lm-eval 0 of 5 documents, partial allowed",
+        lm_eval_counts({"original": 5, "effective": 0}),
+        "lm-eval",
+        {"task": "t", "metric": "acc,none", "allow_partial": True},
+        "empty-run",
+    ),
+    (
+        "lm-eval 1 of 0 documents",
+        lm_eval_counts({"original": 0, "effective": 1}),
+        "lm-eval",
+        {"task": "t", "metric": "acc,none"},
+        "requirement-failed",
+    ),
+    (
+        "lm-eval 1 of 5 documents, partial allowed",
+        lm_eval_counts({"original": 5, "effective": 1}),
+        "lm-eval",
+        {"task": "t", "metric": "acc,none", "allow_partial": True},
+        "meets-threshold",
+    ),
+]
+
+
+@pytest.mark.parametrize("document, harness, options, code", [c[1:] for c in COUNTED], ids=[c[0] for c in COUNTED])
+def test_counts_their_evidence_contradicts_are_never_a_pass(document, harness, options, code):
+    decision = evaluate(document, source=Source(harness, **options), policy=Policy(threshold=0.5))
+    assert decision.code == code, decision.message
+    assert (decision.verdict is Verdict.PASS) == (code == "meets-threshold")
+    assert (decision.score is None) == (decision.verdict is Verdict.INVALID)
+
+
+@pytest.mark.parametrize("document, harness, options, code", [c[1:] for c in COUNTED], ids=[c[0] for c in COUNTED])
+def test_counts_their_evidence_contradicts_on_the_command_line(document, harness, options, code, tmp_path, capsys):
+    path = tmp_path / "evidence.json"
+    path.write_text(document, encoding="utf-8")
+    status = main([*cli_arguments(harness, options, {"threshold": 0.5}), "--", str(path)])
+    out = capsys.readouterr().out
+    assert status == (0 if code == "meets-threshold" else 3), out
+    assert out.startswith(f"{'PASS' if code == 'meets-threshold' else 'INVALID'} {code}: ")
+
+
+def test_promptfoo_check_and_report_classify_a_row_alike():
+    from scorecontract._headline_counts import promptfoo_tally
+
+    rows = [
+        {"success": True, "failureReason": 0},
+        {"success": True, "failureReason": 2},  # an error, whatever success says
+        {"success": False, "failureReason": 2},
+        {"success": False, "failureReason": 1},
+        {"success": "true"},  # not a pass
+        {"success": True, "failureReason": "2"},  # not an error: a pass
+        [],
+        None,
+    ]
+    assert promptfoo_tally(rows) == (2, 4, 2)
+    assert promptfoo_tally([]) == (0, 0, 0)

@@ -430,6 +430,13 @@ def _lm_eval_coverage(document: object, task: str, gated: str, allow: bool, note
             "requirement-failed",
             f"lm-eval's n-samples of {ascii(task)} says it ran {effective} of {original} documents, more than exist",
         )
+    if effective == 0:
+        # No document was scored: whatever headline stands beside these
+        # counts is a mean of nothing, with or without --allow-partial.
+        raise InvalidEvidence(
+            "empty-run",
+            f"lm-eval ran {effective} of {original} documents of {task}{of}: there is nothing to gate",
+        )
     if effective < original:
         if not allow:
             raise InvalidEvidence(
@@ -491,6 +498,27 @@ def _inspect_text(raw: bytes | str, max_bytes: int, origin: list[tuple[str, obje
     return _decode(raw, max_bytes)
 
 
+def _inspect_completed(document: object) -> int:
+    """Return the log's total_samples, once every sample completed.
+
+    A run stopped part way (a sample limit, a failure on error) can still
+    say success and hold metrics over the samples that did complete; a
+    run of no sample has metrics over nothing.
+    """
+    completed = _count(_at(document, "results", "completed_samples"), "the Inspect log's completed_samples")
+    total = _count(_at(document, "results", "total_samples"), "the Inspect log's total_samples")
+    if completed != total:
+        raise InvalidEvidence(
+            "requirement-failed",
+            f"Inspect completed {completed} of {total} samples (completed_samples != total_samples)",
+        )
+    if total == 0:
+        raise InvalidEvidence(
+            "empty-run", "the Inspect log's total_samples is 0: no sample ran, there is nothing to gate"
+        )
+    return total
+
+
 def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: _Trace) -> Decision:
     from ._evaluate import decide_selected
 
@@ -514,15 +542,15 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
         "requirement-failed",
         f"the Inspect log's status is {'absent' if status is _ABSENT else describe_value(status)}, not 'success'",
     )
-    # Inspect writes invalidated as a bool, or leaves it out: anything else
-    # (the string "true", null, 1) is not "not invalidated", and a test that
-    # only asks "!= true" would let it pass.
     if _at(document, "error") is not _ABSENT:
         # Inspect leaves out what is None (exclude_none): a log that says
         # success and still holds an error contradicts itself.
         raise InvalidEvidence(
             "requirement-failed", "the Inspect log's status is 'success' but it holds an error: which is true?"
         )
+    # Inspect writes invalidated as a bool, or leaves it out: anything else
+    # (the string "true", null, 1) is not "not invalidated", and a test that
+    # only asks "!= true" would let it pass.
     invalidated = _at(document, "invalidated")
     if invalidated is True:
         raise InvalidEvidence("requirement-failed", "Inspect marks this log invalidated (invalidated is true)")
@@ -542,6 +570,12 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
             f"the Inspect log (version 1) was scored by {describe_value(_at(document, 'results', 'scorer', 'name'))}, "
             f"not {ascii(scorer)}",
         )
+        # A version 1 log may write neither count (the one in Inspect's own
+        # tests does not): it is gated on its status alone.  Where either is
+        # written, both are required as in version 2.
+        results = _at(document, "results")
+        if type(results) is dict and ("completed_samples" in results or "total_samples" in results):
+            _inspect_completed(document)
         return decide_selected(document, records, query, _listing(policy), trace.selection())
     scores = _at(document, "results", "scores")
     if type(scores) is not list:
@@ -559,13 +593,7 @@ def _inspect(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, t
     query = f"{element}['metrics'][{_literal(metric)}]['value']"
     trace.query = query
     path, entry = _one(document, element)
-    completed = _count(_at(document, "results", "completed_samples"), "the Inspect log's completed_samples")
-    total = _count(_at(document, "results", "total_samples"), "the Inspect log's total_samples")
-    if completed != total:
-        raise InvalidEvidence(
-            "requirement-failed",
-            f"Inspect completed {completed} of {total} samples (completed_samples != total_samples)",
-        )
+    total = _inspect_completed(document)
     unscored = _at(entry, "unscored_samples")
     if unscored is not _ABSENT and _count(unscored, f"unscored_samples of scorer {ascii(scorer)}") != 0:
         raise InvalidEvidence(

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ._select import Selection
     from ._source import Source
 
-__all__ = ["deepeval", "promptfoo"]
+__all__ = ["deepeval", "promptfoo", "promptfoo_tally"]
 
 
 def _exact(value: object) -> Fraction:
@@ -123,14 +123,35 @@ def _decide_fraction(
     return Decision(Verdict.FAIL, "below-threshold", message, score, policy, None, selection)
 
 
-def _check_rows(document: object, path: str, per_prompt: bool, total: int, counted: str) -> None:
+def promptfoo_tally(rows: list[object]) -> tuple[int, int, int]:
+    """Return the passes, failures and errors among promptfoo's *rows*.
+
+    Each row is one of the three, as promptfoo counts it in its stats: an
+    error when its failureReason is ResultFailureReason.ERROR (2), whatever
+    its success says (a timeout is written as an error row with success
+    false); else a pass when its success is true; else a failure.  Both
+    ``check --from promptfoo`` and ``report --from promptfoo`` compare
+    these with the counts, so the two agree on what a row is.
+    """
+    passes = errors = 0
+    for row in rows:
+        reason = row.get("failureReason") if type(row) is dict else None
+        if type(reason) is int and reason == 2:
+            errors += 1
+        elif type(row) is dict and row.get("success") is True:
+            passes += 1
+    return passes, len(rows) - passes - errors, errors
+
+
+def _check_rows(document: object, path: str, per_prompt: bool, counts: tuple[int, int, int], counted: str) -> None:
     """Refuse counts that disagree with the rows promptfoo wrote beside them.
 
     promptfoo writes one row in results.results per test, prompt and
     repeat, and counts each row once in stats (and in its prompt's
-    metrics): a count that no row backs (10**30 successes of 20 tests, an
-    edited file) is INVALID, not a pass rate.  A file without the rows is
-    gated on its counts alone.
+    metrics), as a pass, a failure or an error: a count that no row backs
+    (10**30 successes of 20 tests, 5 successes of 5 rows that all say
+    success false, an edited file) is INVALID, not a pass rate.  A file
+    without the rows is gated on its counts alone.
     """
     rows = _at(document, "results", "results")
     if rows is _ABSENT:
@@ -138,11 +159,10 @@ def _check_rows(document: object, path: str, per_prompt: bool, total: int, count
     if type(rows) is not list:
         raise InvalidEvidence("wrong-type", f"promptfoo's results.results is {describe_value(rows)}, not a list")
     what = "rows in results.results"
-    count = len(rows)
     if per_prompt:
         # The prompt's position in results.prompts is the rows' promptIdx.
         index = int(path.rsplit("][", 2)[-2])
-        count = 0
+        mine: list[object] = []
         for number, row in enumerate(rows):
             prompt = _at(row, "promptIdx")
             if type(prompt) is not int:
@@ -151,12 +171,22 @@ def _check_rows(document: object, path: str, per_prompt: bool, total: int, count
                     f"promptfoo's row $['results']['results'][{number}] has promptIdx {describe_value(prompt)}, "
                     "not a whole number",
                 )
-            count += prompt == index
+            if prompt == index:
+                mine.append(row)
+        rows = mine
         what = f"rows of promptIdx {index} in results.results"
-    if count != total:
+    total = sum(counts)
+    if len(rows) != total:
         raise InvalidEvidence(
             "requirement-failed",
-            f"promptfoo's counts at {path} add up to {total} tests ({counted}), but it wrote {count} {what}",
+            f"promptfoo's counts at {path} add up to {total} tests ({counted}), but it wrote {len(rows)} {what}",
+        )
+    tallied = promptfoo_tally(rows)
+    if tallied != counts:
+        raise InvalidEvidence(
+            "requirement-failed",
+            f"promptfoo's counts at {path} are {' + '.join(map(str, counts))} ({counted}), but its {len(rows)} "
+            f"{what} are {tallied[0]} passing, {tallied[1]} failing and {tallied[2]} errors (failureReason 2)",
         )
 
 
@@ -191,7 +221,7 @@ def promptfoo(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, 
     total = passed + failed + errors
     if total == 0:
         raise InvalidEvidence("empty-run", f"promptfoo ran no tests ({' + '.join(names)} is 0 at {path})")
-    _check_rows(document, path, provider is not None, total, " + ".join(names))
+    _check_rows(document, path, provider is not None, (passed, failed, errors), " + ".join(names))
     return _decide_fraction(Fraction(passed, total), what, path, policy, trace.selection(), listed)
 
 

@@ -800,8 +800,9 @@ class _Promptfoo(SampleReader):
         population = successes + failures + errors
         if not population:
             raise InvalidEvidence("missing-evidence", "the promptfoo output counts no tests: there is nothing to gate")
-        passed = sum(1 for row in rows if _member(row, "success") is True)
-        errored = sum(1 for row in rows if _errored(row))
+        from ._headline_counts import promptfoo_tally
+
+        passed, _, errored = promptfoo_tally(rows)
         if (len(rows), passed, errored) != (population, successes, errors):
             raise InvalidEvidence(
                 "population-mismatch",
