@@ -1150,7 +1150,14 @@ def report(
     *cluster_by*, a JSONPath query, JSON Pointer or member name selecting
     each record's cluster (a string or integer), makes the CLT bound use
     clustered standard errors; a valid line without one is an invalid
-    observation (``missing-cluster``, ``bad-cluster``).
+    observation (``missing-cluster``, ``bad-cluster``).  The Hoeffding
+    and Clopper-Pearson bounds would ignore the clusters: *cluster_by*
+    with *bound* ``"hoeffding"``, ``metric="pass-rate"`` or
+    *min_pass_rate* raises ``PolicyError`` (``option-conflict``), and so
+    does *baseline* with *bound* ``"hoeffding"`` (the paired bound is the
+    CLT's).  lm-eval's results file (``Source(..., results=...)``) whose
+    ``higher_is_better`` disagrees with the policy's direction raises
+    ``PolicyError`` (``option-conflict``), as ``evaluate`` does.
 
     *baseline* (a source like *source*) with *max_regression* D >= 0 is a
     paired regression gate: the baseline runs the same contract over the
