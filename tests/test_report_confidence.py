@@ -590,3 +590,74 @@ def test_not_deciding_still_lists_the_pairs_and_never_raises():
     other = report(BASELINE, manifest=manifest, baseline=short, max_regression=0.05, confidence=0.95)
     assert other.verdict is Verdict.INVALID and other.message.startswith("the baseline: ")
     assert other.regression.only_candidate_trials == ("t01",)
+
+
+# -- bounds an option does not reach: refused, never ignored ------------------------------------
+
+
+def _two_clusters(tmp_path):
+    """100 trials in 2 clusters, all scoring 1: 2 clusters cannot support n=100 independent trials."""
+    path = tmp_path / "two-clusters.jsonl"
+    lines = [json.dumps({"trial_id": f"t{i}", "score": 1, "q": i % 2}) for i in range(100)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [
+        {"bound": "hoeffding", "cluster_by": "q"},
+        {"metric": "pass-rate", "cluster_by": "q"},
+        {"min_pass_rate": 0.5, "cluster_by": "q"},
+        {"bound": "hoeffding", "baseline": "SELF", "max_regression": 0.1},
+    ],
+    ids=str,
+)
+def test_a_bound_that_would_ignore_clusters_or_a_baseline_is_refused(tmp_path, keywords):
+    path = _two_clusters(tmp_path)
+    keywords = {key: (path if value == "SELF" else value) for key, value in keywords.items()}
+    with pytest.raises(PolicyError) as caught:
+        report(path, scheduled=100, threshold=0.5, confidence=0.9, **keywords)
+    assert caught.value.code == "option-conflict"
+    assert "clustered errors apply to the CLT bound on the mean" in caught.value.message or "CLT only" in (
+        caught.value.message
+    )
+    # A policy that states bound hoeffding is refused alike.
+    policy = Policy(0.5, confidence=0.9, bound="hoeffding")
+    rest = {key: value for key, value in keywords.items() if key != "bound"}
+    if "bound" in keywords:
+        with pytest.raises(PolicyError) as caught:
+            report(path, scheduled=100, policy=policy, **rest)
+        assert caught.value.code == "option-conflict"
+    # The CLT bound on the mean takes the clusters (and the baseline): all
+    # scores equal leave it no width, which is INVALID, never a PASS at n=100.
+    clt = {key: value for key, value in rest.items() if key not in ("metric", "min_pass_rate")}
+    result = report(path, scheduled=100, threshold=0.5, confidence=0.9, **clt)
+    assert (result.verdict, result.code) == (Verdict.INVALID, "insufficient-trials")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--bound", "hoeffding", "--cluster-by", "q"],
+        ["--metric", "pass-rate", "--cluster-by", "q"],
+        ["--min-pass-rate", "0.5", "--cluster-by", "q"],
+        ["--bound", "hoeffding", "--baseline", "SELF", "--max-regression", "0.1"],
+    ],
+    ids=" ".join,
+)
+def test_the_command_line_refuses_a_bound_that_would_ignore_an_option(tmp_path, capsys, options):
+    path = _two_clusters(tmp_path)
+    options = [str(path) if option == "SELF" else option for option in options]
+    argv = ["report", "--scheduled", "100", "--threshold", "0.5", "--confidence", "0.9", *options, str(path)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "option-conflict" in err and "cannot be combined with" in err
+    policy = tmp_path / "policy.json"
+    policy.write_text(
+        json.dumps({"version": "h-1", "threshold": 0.5, "exact": False, "confidence": 0.9, "bound": "hoeffding"})
+    )
+    if "--bound" in options:
+        rest = [option for option in options if option not in ("--bound", "hoeffding")]
+        assert main(["report", "--scheduled", "100", "--policy", str(policy), *rest, str(path)]) == 2
+        assert "option-conflict" in capsys.readouterr().err

@@ -498,7 +498,7 @@ def test_harnesses_without_a_per_sample_reader_are_refused():
 
 def test_clusters_and_baselines_work_over_harness_records():
     source = Source("inspect", scorer="match", labels=LABELS)
-    clustered = report(LETTERS, source=source, confidence=0.9, cluster_by="$.id", bound="hoeffding", threshold=0.1)
+    clustered = report(LETTERS, source=source, confidence=0.9, cluster_by="$.id", threshold=0.1)
     assert clustered.mean.interval is not None and clustered.cluster_by == "$.id"
     paired = report(LETTERS, source=source, baseline=_eval_log(LETTERS), max_regression=0)
     assert paired.regression is not None and paired.regression.pairs == 6 and paired.verdict is Verdict.PASS

@@ -334,3 +334,64 @@ def test_a_member_over_the_archives_own_budget_gets_no_hint():
     result = report(archive, source=INSPECT, max_line_bytes=64 * 1024 * 1024)
     assert result.code == "archive-too-large" and str(64 * 1024 * 1024) not in result.message
     assert "--max-line-bytes" not in result.message, result.message
+
+
+# -- the results file's direction ---------------------------------------------------------------
+
+
+def _mae_run(tmp_path: Path, higher_is_better: object = False) -> tuple[str, str]:
+    """A results file whose higher_is_better marks mae, and three sample lines of mae 0.9."""
+    results = {
+        "results": {"maetask": {"mae,none": 0.9}},
+        "higher_is_better": {"maetask": {"mae": higher_is_better}},
+        "n-samples": {"maetask": {"original": 3, "effective": 3}},
+    }
+    results_path = tmp_path / f"results_{DATE}.json"
+    results_path.write_text(json.dumps(results))
+    samples_path = tmp_path / f"samples_maetask_{DATE}.jsonl"
+    lines = [{"doc_id": i, "filter": "none", "metrics": ["mae"], "mae": 0.9} for i in range(3)]
+    samples_path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return str(results_path), str(samples_path)
+
+
+def test_lm_eval_samples_follow_the_results_files_higher_is_better(tmp_path):
+    from scorecontract import Policy, PolicyError
+
+    results, samples = _mae_run(tmp_path)
+    source = Source("lm-eval", metric="mae", results=results)
+    # The policy says higher is better, the file lower: refused, as the headline is.
+    with pytest.raises(PolicyError) as caught:
+        report(samples, source=source)
+    assert caught.value.code == "option-conflict" and "higher_is_better false" in caught.value.message
+    lower = report(samples, source=source, policy=Policy(0.8, direction="lower"))
+    assert (lower.verdict, lower.mean.direction) == (Verdict.FAIL, "lower")
+    assert report(samples, source=source, policy=Policy(0.95, direction="lower")).verdict is Verdict.PASS
+    # Without a results file nothing states a direction: the policy's stands.
+    bare = report(samples, source=Source("lm-eval", metric="mae"), scheduled=3)
+    assert (bare.verdict, bare.mean.direction) == (Verdict.PASS, "higher")
+    # A file that marks it higher-is-better agrees with the default policy.
+    results, samples = _mae_run(tmp_path, higher_is_better=True)
+    assert report(samples, source=Source("lm-eval", metric="mae", results=results)).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("optimize", [0, 1])
+def test_report_from_lm_eval_adopts_the_results_files_direction(tmp_path, optimize):
+    results, samples = _mae_run(tmp_path)
+    argv = ["report", "--from", "lm-eval", "--sample-metric", "mae", "--results", results]
+    # As check --from lm-eval --metric mae,none: mean 0.9 of a lower-is-better metric is above 0.8.
+    failed = run_cli(*argv, samples, optimize=optimize)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert b"<= 0.8" in failed.stdout
+    assert run_cli(*argv, "--threshold", "0.95", samples, optimize=optimize).returncode == 0
+    checked = run_cli("check", "--from", "lm-eval", "--task", "maetask", "--metric", "mae,none", results)
+    assert checked.returncode == 1
+    # A policy file states a direction: one that disagrees with the file is refused.
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"version": "p-1", "threshold": 0.8, "exact": False}))
+    refused = run_cli(*argv, "--policy", str(policy), samples, optimize=optimize)
+    assert refused.returncode == 2 and b"option-conflict" in refused.stderr
+    # Without --results the policy's direction stands.
+    assert run_cli("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 0
+    # An unreadable results file is INVALID, not a crash while guessing the direction.
+    Path(results).write_text("{")
+    assert run_cli(*argv, samples, optimize=optimize).returncode == 3

@@ -1150,7 +1150,14 @@ def report(
     *cluster_by*, a JSONPath query, JSON Pointer or member name selecting
     each record's cluster (a string or integer), makes the CLT bound use
     clustered standard errors; a valid line without one is an invalid
-    observation (``missing-cluster``, ``bad-cluster``).
+    observation (``missing-cluster``, ``bad-cluster``).  The Hoeffding
+    and Clopper-Pearson bounds would ignore the clusters: *cluster_by*
+    with *bound* ``"hoeffding"``, ``metric="pass-rate"`` or
+    *min_pass_rate* raises ``PolicyError`` (``option-conflict``), and so
+    does *baseline* with *bound* ``"hoeffding"`` (the paired bound is the
+    CLT's).  lm-eval's results file (``Source(..., results=...)``) whose
+    ``higher_is_better`` disagrees with the policy's direction raises
+    ``PolicyError`` (``option-conflict``), as ``evaluate`` does.
 
     *baseline* (a source like *source*) with *max_regression* D >= 0 is a
     paired regression gate: the baseline runs the same contract over the
@@ -1177,6 +1184,7 @@ def report(
     confidence, bound = resolve_confidence(policy, confidence, bound)
     check_confidence(confidence, bound, policy)
     _check_paired(confidence, cluster_by, baseline, max_regression, metric)
+    _check_bound_scope(confidence, bound, cluster_by, baseline, metric, min_pass_rate)
     inputs = _inputs(trials, "trials")
     reader = reader_for(source, select_score, trial_id, policy, [name for name, _ in inputs])
     if reader is not None and candidate is not None:
@@ -1459,6 +1467,40 @@ def _input_dict(report: Report) -> dict[str, object]:
     if len(report.inputs) > 1:
         shown["files"] = [item.as_dict() for item in report.inputs]
     return shown
+
+
+def _check_bound_scope(
+    confidence: object, bound: str, cluster_by: object, baseline: object, metric: str, min_pass_rate: object
+) -> None:
+    """Refuse a bound an option does not reach (``option-conflict``): none is silently ignored.
+
+    Clustered standard errors widen the CLT bound on the mean only: the
+    Hoeffding bound and the pass rate's Clopper-Pearson bound assume
+    independent trials and would ignore the clusters.  The paired
+    difference with a baseline is bounded by the CLT only.
+    """
+    if confidence is None:
+        return  # no bound is computed; cluster_by and bound were refused already
+    if cluster_by is not None:
+        if bound == "hoeffding":
+            raise PolicyError(
+                "option-conflict",
+                "cluster_by cannot be combined with bound 'hoeffding': clustered errors apply to the CLT bound "
+                "on the mean only (bound 'clt')",
+            )
+        if metric == "pass-rate" or min_pass_rate is not None:
+            raise PolicyError(
+                "option-conflict",
+                "cluster_by cannot be combined with a pass rate that decides (metric 'pass-rate' or "
+                "min_pass_rate): clustered errors apply to the CLT bound on the mean only; the pass rate's "
+                "Clopper-Pearson bound would ignore the clusters",
+            )
+    if baseline is not None and bound == "hoeffding":
+        raise PolicyError(
+            "option-conflict",
+            "a baseline cannot be combined with bound 'hoeffding': the paired difference is bounded by the CLT "
+            "only (bound 'clt')",
+        )
 
 
 def _check_paired(

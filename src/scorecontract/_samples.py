@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     Codes = dict[int, tuple[str, str]]
     Id = Union[str, int]
 
-__all__ = ["READ_HARNESSES", "SampleReader", "canonical_trial_id", "reader_for", "split_queries"]
+__all__ = ["READ_HARNESSES", "SampleReader", "canonical_trial_id", "reader_for", "results_direction", "split_queries"]
 
 # The harnesses report() reads one trial per sample from.
 READ_HARNESSES = ("lm-eval", "inspect", "helm", "promptfoo")
@@ -501,6 +501,21 @@ class _LmEval(SampleReader):
                 f"the lm-eval results file reports no {self.metric!r} for task {task!r} "
                 f"(no key {self.metric},<filter>)",
             )
+        # The direction the headline follows (check --from lm-eval): a
+        # lower-is-better metric gated as higher-is-better would PASS a
+        # bad model.  The command line adopts the file's direction when
+        # the user stated none (results_direction); a stated one that
+        # disagrees is refused, not overridden.
+        from ._headline import _lm_eval_direction
+
+        stated = _lm_eval_direction(results, task, self.metric)  # type: ignore[arg-type]
+        if stated is not None and stated != self.policy.direction:
+            raise PolicyError(
+                "option-conflict",
+                f"lm-eval marks {ascii(self.metric)} of {ascii(task)} {stated} is better (higher_is_better "
+                f"{'true' if stated == 'higher' else 'false'}), and the policy says direction "
+                f"{self.policy.direction!r}; state direction {stated!r}",
+            )
         # One sample line per (doc_id, filter): evaluator.py loops over the
         # filters, then the documents.  A line under another filter is no
         # trial of this population (record() refuses it).
@@ -863,6 +878,32 @@ def _errored(row: object) -> bool:
     """promptfoo's ResultFailureReason.ERROR (2): the row is an error, not a score."""
     reason = _member(row, "failureReason")
     return type(reason) is int and reason == 2
+
+
+def results_direction(reader: SampleReader | None, max_bytes: int) -> str | None:
+    """The direction lm-eval's results file states for *reader*'s metric, or None.
+
+    None for another reader, no results file, one silent on the metric, or
+    one that cannot be read: the report reads it next and judges that
+    INVALID.  The command line adopts the direction when the user stated
+    none, as ``check --from lm-eval`` does.
+    """
+    if not isinstance(reader, _LmEval) or reader.results is None or reader.task is None:
+        return None
+    try:
+        import os
+
+        from ._headline import _lm_eval_direction
+        from ._read import read_file
+
+        path = os.fspath(reader.results)  # type: ignore[call-overload]
+        data = read_file(path, max_bytes, what="lm-eval results file")
+        document, _ = _load(data, max_bytes, reader.policy.exact)
+        return _lm_eval_direction(document, reader.task, reader.metric)
+    except Exception:
+        # report() reads the same bytes next and turns any fault into an
+        # INVALID report; a guess of the direction must not crash first.
+        return None
 
 
 def reader_for(

@@ -305,6 +305,18 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         confidence = policy.confidence
     bound = args.bound or policy.bound or "clt"
     source, select_score, trial_id = _reading(args, policy)
+    max_line_bytes = byte_count("--max-line-bytes", args.max_line_bytes)
+    if source is not None and source.harness == "lm-eval" and args.policy is None:
+        # No direction was stated (report has no --direction; a policy
+        # file states one): the results file's higher_is_better decides
+        # it, as for check --from lm-eval.  report() refuses a policy
+        # whose direction disagrees with the file (option-conflict).
+        from .._samples import reader_for, results_direction
+
+        reader = reader_for(source, None, None, policy, [None if path == "-" else path for path in args.paths])
+        stated = results_direction(reader, max_line_bytes)
+        if stated is not None and stated != policy.direction:
+            policy = policy.replace(direction=stated)
     options = ReportOptions(
         path=args.paths[0],
         paths=tuple(args.paths),
@@ -326,7 +338,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         junit_xml=args.junit_xml,
         receipt=args.receipt,
         max_listed=whole_number("--max-listed", args.max_listed, minimum=0),
-        max_line_bytes=byte_count("--max-line-bytes", args.max_line_bytes),
+        max_line_bytes=max_line_bytes,
     )
     refuse_taken((("--junit-xml", options.junit_xml), ("--receipt", options.receipt)))
     return options
@@ -358,7 +370,22 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
         raise conflict("--baseline -", "TRIALS -", "standard input can be read once")
     if "-" in args.paths and len(args.paths) > 1:
         raise conflict("TRIALS -", "other TRIALS files", "standard input is one input; give the shards as files")
-    check_confidence(confidence, args.bound or policy.bound or "clt", policy)
+    bound = args.bound or policy.bound or "clt"
+    check_confidence(confidence, bound, policy)
+    if confidence is None:
+        return
+    # As report() refuses them (option-conflict), with the options' names.
+    bound_given = "--bound hoeffding" if args.bound is not None else "--policy (bound hoeffding)"
+    if args.cluster_by is not None:
+        clustered = "clustered errors apply to the CLT bound on the mean only"
+        if bound == "hoeffding":
+            raise conflict("--cluster-by", bound_given, clustered + " (--bound clt)")
+        if args.metric == "pass-rate":
+            raise conflict("--cluster-by", "--metric pass-rate", clustered + "; the Clopper-Pearson bound ignores them")
+        if args.min_pass_rate is not None:
+            raise conflict("--cluster-by", "--min-pass-rate", clustered + "; the Clopper-Pearson bound ignores them")
+    if args.baseline is not None and bound == "hoeffding":
+        raise conflict("--baseline", bound_given, "the paired difference is bounded by the CLT only (--bound clt)")
 
 
 # The harness options, by flag: (attribute, Source keyword).
