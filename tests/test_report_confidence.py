@@ -661,3 +661,17 @@ def test_the_command_line_refuses_a_bound_that_would_ignore_an_option(tmp_path, 
         rest = [option for option in options if option not in ("--bound", "hoeffding")]
         assert main(["report", "--scheduled", "100", "--policy", str(policy), *rest, str(path)]) == 2
         assert "option-conflict" in capsys.readouterr().err
+
+
+def test_a_clustered_bound_never_suggests_a_bound_that_is_refused_beside_clusters():
+    # Hoeffding and Clopper-Pearson ignore clusters and are refused beside
+    # --cluster-by, so an unbounded clustered mean must not point to them.
+    lines = b"".join(
+        b'{"trial_id": "%s", "score": 1, "q": "%s"}\n' % (name.encode(), name[0].encode())
+        for name in ("a1", "a2", "b1", "b2")
+    )
+    clustered = report(lines, scheduled=4, confidence=0.95, cluster_by="q")
+    plain = report(lines, scheduled=4, confidence=0.95)
+    assert (clustered.code, plain.code) == ("insufficient-trials", "insufficient-trials")
+    assert "Hoeffding" not in clustered.message and "hoeffding" not in clustered.message
+    assert "--bound hoeffding" in plain.message

@@ -244,5 +244,8 @@ def mean_bound(
         else:
             bound = clt_bound(sums, confidence=confidence, side=side, clusters=clusters)
     except InvalidEvidence as exc:
-        raise InvalidEvidence(exc.code, exc.message + _HINT) from None
+        # Hoeffding and Clopper-Pearson ignore clusters, so a report refuses
+        # them beside --cluster-by: there the hint would point to a refusal.
+        hint = _HINT if clusters is None else ""
+        raise InvalidEvidence(exc.code, exc.message + hint) from None
     return Interval(bound, threshold)

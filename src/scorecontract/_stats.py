@@ -662,17 +662,18 @@ def _variance_of_mean(sums: Sums, clusters: Clusters | None) -> tuple[Fraction, 
     from fractions import Fraction
 
     n = sums.count
+    # Hoeffding and Clopper-Pearson ignore clusters (a report refuses them
+    # beside a cluster query), so they are suggested only without one.
+    other = "; use the Hoeffding bound or, for a pass rate, Clopper-Pearson" if clusters is None else ""
     if n < 2:
         raise _insufficient(
-            f"a central-limit bound needs at least 2 trials, not {n}: its standard error would be "
-            "undefined; use the Hoeffding bound or, for a pass rate, Clopper-Pearson"
+            f"a central-limit bound needs at least 2 trials, not {n}: its standard error would be undefined{other}"
         )
     mean = Fraction(sums.total) / n
     ss = _squared_residuals(sums)
     if ss == 0:
         raise _insufficient(
-            f"all {n} values are equal (zero variance): a central-limit bound would have width 0; "
-            "use the Hoeffding bound or, for a pass rate, Clopper-Pearson"
+            f"all {n} values are equal (zero variance): a central-limit bound would have width 0{other}"
         )
     if clusters is None:
         return mean, ss / (n * (n - 1)), None
