@@ -17,9 +17,12 @@ import pytest
 
 from scorecontract import Policy, PolicyError, Source, Verdict, evaluate, loads
 from scorecontract._cli import main
-from scorecontract._headline import ADAPTERS, adapter_help
-from scorecontract._source import HARNESSES
+from scorecontract._harnesses import load
+from scorecontract._headline import adapter_help
+from scorecontract._source import REGISTRY
 from support import FIXTURES, run_cli
+
+HARNESSES = tuple(REGISTRY)
 
 HARNESS_FIXTURES = FIXTURES / "harnesses"
 PERPLEXITY = {"threshold": 20, "minimum": 1, "maximum": None, "direction": "lower"}
@@ -490,7 +493,8 @@ def test_adapter_through_the_command_line(name, harness, options, keywords, verd
 
 def test_every_harness_is_in_the_table_with_a_pass_and_an_invalid():
     # Which fixture files must be gated somewhere is tests/test_harness_fixtures.py's.
-    assert {case[2] for case in CASES} == set(HARNESSES) == set(ADAPTERS)
+    assert {case[2] for case in CASES} == set(HARNESSES)
+    assert all(load(harness).HEADLINE is not None for harness in HARNESSES)
     for harness in HARNESSES:
         verdicts = {case[5] for case in CASES if case[2] == harness}
         assert {"PASS", "INVALID"} <= verdicts, harness
@@ -964,7 +968,7 @@ def test_each_harness_has_its_documented_section_and_recipe(harness):
         assert label in body
     assert f"scorecontract check --from {harness} " in body
     # The versions the help names are the ones the page names.
-    commit = ADAPTERS[harness]["versions"].rsplit(" ", 1)[-1]
+    commit = load(harness).FOLLOWS.rsplit(" ", 1)[-1]
     assert commit in body
 
 
@@ -1661,7 +1665,7 @@ def test_counts_their_evidence_contradicts_on_the_command_line(document, harness
 
 
 def test_promptfoo_check_and_report_classify_a_row_alike():
-    from scorecontract._headline_counts import promptfoo_tally
+    from scorecontract._harnesses._promptfoo import tally as promptfoo_tally
 
     rows = [
         {"success": True, "failureReason": 0},
