@@ -168,11 +168,10 @@ def reader_for(
         raise PolicyError(
             "bad-policy", "a harness source selects the score and trial id itself: drop select_score and trial_id"
         )
-    from ._harnesses._base import resolve_options
     from ._headline import harness
 
     name = source.harness
-    adapter = harness(name).SAMPLES
+    adapter = harness(name).SAMPLES  # first: it says when harness support is not in this copy
     if adapter is None:
         from ._harnesses import load_all
 
@@ -183,5 +182,7 @@ def reader_for(
             "(check --from gates the headline)",
         )
     source.refuse_options_beyond(tuple(option.name for option in adapter.options), f"report --from {name}")
+    from ._harnesses._base import resolve_options
+
     options = resolve_options(source, adapter.options, f"report --from {name}")
     return adapter.reader(options, policy, names)
