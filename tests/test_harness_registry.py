@@ -92,6 +92,28 @@ def test_a_harness_module_is_imported_only_when_used():
     assert result.stdout.decode().strip() == "[]"
 
 
+def test_a_plain_check_imports_no_adapter_and_no_zipfile():
+    import subprocess
+    import sys
+
+    from support import FIXTURES
+
+    probe = (
+        "import contextlib, io, sys; from scorecontract._cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()): status = main(['check', sys.argv[1]])\n"
+        "print(status, sorted(m for m in sys.modules if m.split('.')[-1] in"
+        " ('_harnesses', '_headline', '_samples', '_sample_reader', '_archive') or m in ('zipfile', 'importlib')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", probe, str(FIXTURES / "pass-0.9.json")],
+        capture_output=True,
+        env={"PYTHONPATH": str(SRC)},
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode().split(" ", 1) == ["0", "[]\n"]
+
+
 def test_an_unknown_harness_is_refused_by_the_loader():
     from scorecontract import PolicyError
 

@@ -57,6 +57,8 @@ __all__ = [
     "exact",
     "literal",
     "load",
+    "names_of",
+    "no_such",
     "one",
     "path",
     "require",
@@ -370,6 +372,33 @@ def decode(raw: bytes | str, max_bytes: int) -> str:
     from .._encoding import decode_evidence
 
     return decode_evidence(raw, max_bytes)
+
+
+def names_of(names: Sequence[object], limit: int = 12) -> str:
+    """*names* for a message, each once: ``'a', 'b' and 3 more``, or ``none``.
+
+    Each is shown as its text (a hostile file's names may be lists or
+    numbers, which are described, and lists, which do not hash).
+    """
+    texts = list(dict.fromkeys(ascii(name) if type(name) is str else shown(name) for name in names))
+    if not texts:
+        return "none"
+    text = ", ".join(texts[:limit])
+    return text if len(texts) <= limit else f"{text} and {len(texts) - limit} more"
+
+
+def no_such(
+    kind: str, name: str, option: str, where: str, known: Sequence[object], plural: str = ""
+) -> InvalidEvidence:
+    """INVALID ``no-match``: *where* has no *kind* *name*; name the option and what there is.
+
+    ``no_such("task", "hellaswag", "--task", "the lm-eval results file", ["mmlu"])``
+    says: the lm-eval results file has no task 'hellaswag' (--task); its
+    tasks: 'mmlu'.
+    """
+    return InvalidEvidence(
+        "no-match", f"{where} has no {kind} {ascii(name)} ({option}); its {plural or kind + 's'}: {names_of(known)}"
+    )
 
 
 def exact(value: object) -> Fraction:

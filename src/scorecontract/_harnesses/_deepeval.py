@@ -10,9 +10,8 @@ the run in ``{"testRunData": ...}``; a saved run is the plain object.
 
 from __future__ import annotations
 
-from .._describe import describe_value
 from .._errors import InvalidEvidence
-from ._base import Computed, Headline, Option, at, count, decode, exact, literal, load, one
+from ._base import Computed, Headline, Option, at, count, decode, exact, literal, load, no_such, one, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,10 +34,26 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     trace.query = f"$['metricsScores'][?@.metric == {literal(metric)}]"
     document, records = load(decode(raw, max_bytes), policy)
     base = "$['testRunData']" if type(document) is dict and "testRunData" in document else "$"
-    if at(document, *(("testRunData",) if base != "$" else ()), "metricsScores") == []:
+    entries = at(document, *(("testRunData",) if base != "$" else ()), "metricsScores")
+    if entries == []:
         raise InvalidEvidence(
             "empty-run", "DeepEval's metricsScores is empty: no metric produced a score (timed out or cancelled?)"
         )
+    if type(entries) is not list and type(document) is dict and "testRunLink" in document:
+        raise InvalidEvidence(
+            "missing-member",
+            "this DeepEval file holds only testRunLink: logged in to Confident AI, DeepEval sent the run there "
+            "and kept no scores here; gate a test run that holds metricsScores (run without logging in, or "
+            "keep the run's results folder)",
+        )
+    if type(entries) is not list:
+        raise InvalidEvidence(
+            "not-an-object" if type(document) is not dict else "missing-member",
+            "this is not a DeepEval test run: it has no metricsScores array (DeepEval writes "
+            ".deepeval/.latest_test_run.json, or test_run_<ts>.json in a results folder)",
+        )
+    if metric not in [at(entry, "metric") for entry in entries]:
+        raise no_such("metric", metric, "--metric", "DeepEval's metricsScores", [at(e, "metric") for e in entries])
     node = f"{base}['metricsScores'][?@.metric == {literal(metric)}]"
     trace.query = node
     trace.origin.append(("wrapped", base != "$"))
@@ -55,7 +70,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         )
     scores = at(entry, "scores")
     if type(scores) is not list:
-        raise InvalidEvidence("wrong-type", f"DeepEval's scores at {where} are {describe_value(scores)}, not a list")
+        raise InvalidEvidence("wrong-type", f"DeepEval's scores at {where} are {shown(scores)}, not a list")
     if not scores:
         raise InvalidEvidence("empty-run", f"DeepEval's metric {ascii(metric)} has no scores at {where}")
     # DeepEval counts each scored test case as a pass or a fail: a list

@@ -11,10 +11,25 @@ with the stats of that instance.
 
 from __future__ import annotations
 
-from .._describe import describe_value, json_kind
+from .._describe import json_kind
 from .._errors import InvalidEvidence, PolicyError
 from .._sample_reader import SampleReader, canonical_trial_id, clip, invalid_row, load_with_codes, path_under
-from ._base import ABSENT, Headline, Option, Samples, Selected, at, count, decode, literal, load, one
+from ._base import (
+    ABSENT,
+    Headline,
+    Option,
+    Samples,
+    Selected,
+    at,
+    count,
+    decode,
+    literal,
+    load,
+    names_of,
+    no_such,
+    one,
+    shown,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,7 +53,16 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     trace.query = query
     document, records = load(decode(raw, max_bytes), policy)
     if type(document) is not list:
-        raise InvalidEvidence("wrong-type", f"HELM's stats.json is a JSON array, not {describe_value(document)}")
+        raise InvalidEvidence(
+            "wrong-type", f"this is not HELM's stats.json, a JSON array of stats: it is {shown(document)}"
+        )
+    plain = [entry for entry in document if at(entry, "name", "perturbation") is ABSENT]
+    named = [entry for entry in plain if at(entry, "name", "name") == metric]
+    if not named:
+        raise no_such("stat", metric, "--metric", "HELM's stats.json", [at(e, "name", "name") for e in plain])
+    if split not in [at(entry, "name", "split") for entry in named]:
+        splits = [at(entry, "name", "split") for entry in named]
+        raise no_such(f"split of stat {ascii(metric)}", split, "--split", "HELM's stats.json", splits, "splits")
     where, entry = one(document, stat)
     number = count(at(entry, "count"), f"the count of HELM stat {ascii(metric)} (split {ascii(split)})")
     if number == 0:
@@ -83,7 +107,7 @@ class _Reader(SampleReader):
             )
         split = options.get("split")
         if split is not None and (type(split) is not str or not split):
-            raise PolicyError("bad-option", f"split must be a non-empty string, not {describe_value(split)}")
+            raise PolicyError("bad-option", f"split must be a non-empty string, not {shown(split)}")
         self.metric, self.split = metric, split
 
     def description(self) -> dict[str, object]:
@@ -129,7 +153,12 @@ class _Reader(SampleReader):
             and at(stat, "name", "perturbation") is ABSENT
         ]
         if not found:
-            return invalid_row(trial_id, "missing-member", f"the HELM instance has no unperturbed stat {wanted}")
+            stats_named = names_of([at(stat, "name", "name") for stat in stats])
+            return invalid_row(
+                trial_id,
+                "missing-member",
+                f"the HELM instance has no unperturbed stat {wanted} (--sample-metric, --split); its stats: {stats_named}",
+            )
         if len(found) > 1:
             return invalid_row(
                 trial_id,
@@ -146,7 +175,7 @@ class _Reader(SampleReader):
             return invalid_row(
                 trial_id,
                 "wrong-type",
-                f"the count of the HELM stat at {clip(where)} must be an integer >= 0, not {describe_value(number)}",
+                f"the count of the HELM stat at {clip(where)} must be an integer >= 0, not {shown(number)}",
             )
         if number == 0:
             return invalid_row(

@@ -14,7 +14,7 @@ before it counts) and ``completed_samples``; each scorer's
 
 from __future__ import annotations
 
-from .._describe import describe_value, json_kind
+from .._describe import json_kind
 from .._errors import InvalidEvidence, PolicyError
 from .._sample_reader import (
     SampleReader,
@@ -26,7 +26,24 @@ from .._sample_reader import (
     load_with_codes,
     path_under,
 )
-from ._base import ABSENT, Headline, Option, Samples, Selected, at, count, decode, literal, load, one, path, require
+from ._base import (
+    ABSENT,
+    Headline,
+    Option,
+    Samples,
+    Selected,
+    at,
+    count,
+    decode,
+    literal,
+    load,
+    names_of,
+    no_such,
+    one,
+    path,
+    require,
+    shown,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,19 +108,25 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     text = _text(raw, max_bytes, trace.origin)
     document, records = load(text, policy)
     if type(document) is not dict:
-        raise InvalidEvidence("not-an-object", f"an Inspect log is a JSON object, not {describe_value(document)}")
+        raise InvalidEvidence("not-an-object", f"an Inspect log is a JSON object, not {shown(document)}")
     version = at(document, "version")
+    if version is ABSENT:
+        raise InvalidEvidence(
+            "missing-member",
+            "this is not an Inspect log: it has no version (Inspect writes version 1 or 2 in every .json log "
+            "and in the header.json of a .eval log)",
+        )
     if type(version) is not int or version not in (1, 2):
         raise InvalidEvidence(
             "requirement-failed",
-            f"Inspect log version {describe_value(version)}: this adapter reads log versions 1 and 2",
+            f"Inspect log version {shown(version)}: this adapter reads log versions 1 and 2",
         )
     status = at(document, "status")
     require(
         document,
         "$.status == 'success'",
         "requirement-failed",
-        f"the Inspect log's status is {'absent' if status is ABSENT else describe_value(status)}, not 'success'",
+        f"the Inspect log's status is {'absent' if status is ABSENT else shown(status)}, not 'success'",
     )
     if at(document, "error") is not ABSENT:
         # Inspect leaves out what is None (exclude_none): a log that says
@@ -118,19 +141,20 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     if invalidated is True:
         raise InvalidEvidence("requirement-failed", "Inspect marks this log invalidated (invalidated is true)")
     if invalidated is not ABSENT and invalidated is not False:
-        raise InvalidEvidence(
-            "wrong-type", f"the Inspect log's invalidated is {describe_value(invalidated)}, not true or false"
-        )
+        raise InvalidEvidence("wrong-type", f"the Inspect log's invalidated is {shown(invalidated)}, not true or false")
     if at(document, "results") is ABSENT:
         raise InvalidEvidence("missing-member", "the Inspect log has no results: no scorer ran")
     if version == 1:
         query = path("results", "metrics", metric, "value")
         trace.query = query
+        metrics = at(document, "results", "metrics")
+        if type(metrics) is dict and metric not in metrics:
+            raise no_such("metric", metric, "--metric", "the Inspect log (version 1)", list(metrics))
         require(
             document,
             f"$.results.scorer.name == {literal(scorer)}",
             "requirement-failed",
-            f"the Inspect log (version 1) was scored by {describe_value(at(document, 'results', 'scorer', 'name'))}, "
+            f"the Inspect log (version 1) was scored by {shown(at(document, 'results', 'scorer', 'name'))}, "
             f"not {ascii(scorer)}",
         )
         # A version 1 log may write neither count (the one in Inspect's own
@@ -150,14 +174,14 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         )
     names = [at(entry, "name") for entry in scores]
     if scorer not in [name for name in names if type(name) is str]:
-        listed = ", ".join(ascii(name) if type(name) is str else "one without a name" for name in names[:10])
-        raise InvalidEvidence(
-            "no-match", f"the Inspect log has no scorer named {ascii(scorer)} (its scorers: {listed})"
-        )
+        raise no_such("scorer", scorer, "--scorer", "the Inspect log", names)
     element = f"$['results']['scores'][?@.name == {literal(scorer)}]"
     query = f"{element}['metrics'][{literal(metric)}]['value']"
     trace.query = query
     where, entry = one(document, element)
+    metrics = at(entry, "metrics")
+    if type(metrics) is dict and metric not in metrics:
+        raise no_such("metric", metric, "--metric", f"Inspect's scorer {ascii(scorer)}", list(metrics))
     total = _completed(document)
     unscored = at(entry, "unscored_samples")
     if unscored is not ABSENT and count(unscored, f"unscored_samples of scorer {ascii(scorer)}") != 0:
@@ -235,7 +259,13 @@ class _Reader(SampleReader):
         where = path_under(base, "scores", self.scorer, "value")
         value = at(sample, "scores", self.scorer, "value")
         if value is ABSENT and type(at(sample, "scores", self.scorer)) is not dict:
-            return invalid_row(trial_id, "missing-member", f"the sample has no score by {self.scorer!r}")
+            scores = at(sample, "scores")
+            listed = names_of(list(scores)) if type(scores) is dict else "none"
+            return invalid_row(
+                trial_id,
+                "missing-member",
+                f"the sample has no score by {self.scorer!r} (--scorer); its scores: {listed}",
+            )
         return self.judge(trial_id, where, value, codes, sample)
 
     def document(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
@@ -288,11 +318,11 @@ def _population(log: object) -> int:
     if status != "success" or type(status) is not str:
         # A run that errored, was cancelled or is still going ("started")
         # logged only some samples, under results it may never have finished.
-        described = "absent" if status is ABSENT else describe_value(status)
+        described = "absent" if status is ABSENT else shown(status)
         raise InvalidEvidence("requirement-failed", f"the Inspect log's status is {described}, not 'success'")
     invalidated = log.get("invalidated", False)
     if invalidated is not False:
-        described = "true" if invalidated is True else describe_value(invalidated)
+        described = "true" if invalidated is True else shown(invalidated)
         raise InvalidEvidence(
             "requirement-failed",
             f"the Inspect log's invalidated is {described}, not false: its samples are not evidence",
@@ -314,14 +344,14 @@ def _labels(labels: object, policy: Policy) -> dict[str, Number]:
     elif isinstance(labels, tuple):
         pairs = list(labels)
     else:
-        raise PolicyError("bad-option", f"labels must map letters to scores, not {describe_value(labels)}")
+        raise PolicyError("bad-option", f"labels must map letters to scores, not {shown(labels)}")
     result: dict[str, Number] = {}
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
-            raise PolicyError("bad-option", f"labels must map letters to scores, not {describe_value(labels)}")
+            raise PolicyError("bad-option", f"labels must map letters to scores, not {shown(labels)}")
         label, score = pair
         if type(label) is not str or not label:
-            raise PolicyError("bad-option", f"a label must be a non-empty string, not {describe_value(label)}")
+            raise PolicyError("bad-option", f"a label must be a non-empty string, not {shown(label)}")
         problem = score_problem(score, policy)
         if problem is not None:
             raise PolicyError("bad-option", f"the label {label!r} maps to a score that is unusable: {problem[1]}")

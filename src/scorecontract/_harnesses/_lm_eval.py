@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 
-from .._describe import describe_value
 from .._errors import InvalidEvidence, PolicyError
 from .._sample_reader import (
     SampleReader,
@@ -25,7 +24,22 @@ from .._sample_reader import (
     load_with_codes,
     path_under,
 )
-from ._base import ABSENT, Headline, Option, Samples, Selected, at, count, decode, load, one, path
+from ._base import (
+    ABSENT,
+    Headline,
+    Option,
+    Samples,
+    Selected,
+    at,
+    count,
+    decode,
+    load,
+    names_of,
+    no_such,
+    one,
+    path,
+    shown,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,7 +73,7 @@ def _stated(document: object, task: str, metric: str) -> str | None:
     if type(flag) is not bool:
         raise InvalidEvidence(
             "wrong-type",
-            f"lm-eval's higher_is_better for {ascii(name)} of {ascii(task)} is {describe_value(flag)}, not true or false",
+            f"lm-eval's higher_is_better for {ascii(name)} of {ascii(task)} is {shown(flag)}, not true or false",
         )
     return "higher" if flag else "lower"
 
@@ -76,7 +90,7 @@ def _coverage(document: object, task: str, gated: str, allow: bool, notes: list[
     seen.add(task)
     table = at(document, "n-samples")
     if table is not ABSENT and type(table) is not dict:
-        raise InvalidEvidence("wrong-type", f"lm-eval's n-samples is {describe_value(table)}, not an object")
+        raise InvalidEvidence("wrong-type", f"lm-eval's n-samples is {shown(table)}, not an object")
     of = "" if task == gated else f", a subtask of {gated}"
     counts = at(document, "n-samples", task)
     if counts is ABSENT:
@@ -86,7 +100,7 @@ def _coverage(document: object, task: str, gated: str, allow: bool, notes: list[
                 if type(subtask) is not str:
                     raise InvalidEvidence(
                         "wrong-type",
-                        f"lm-eval's group_subtasks of {ascii(task)} holds {describe_value(subtask)}, not a task name",
+                        f"lm-eval's group_subtasks of {ascii(task)} holds {shown(subtask)}, not a task name",
                     )
                 if subtask not in seen:  # a task in two groups counts once; a cycle ends
                     _coverage(document, subtask, gated, allow, notes, seen)
@@ -100,9 +114,7 @@ def _coverage(document: object, task: str, gated: str, allow: bool, notes: list[
         notes.append("n-samples absent" if task == gated else f"n-samples absent for {task}")
         return
     if type(counts) is not dict:
-        raise InvalidEvidence(
-            "wrong-type", f"lm-eval's n-samples of {ascii(task)} is {describe_value(counts)}, not an object"
-        )
+        raise InvalidEvidence("wrong-type", f"lm-eval's n-samples of {ascii(task)} is {shown(counts)}, not an object")
     original = count(at(counts, "original"), f"n-samples of {ascii(task)}: original")
     effective = count(at(counts, "effective"), f"n-samples of {ascii(task)}: effective")
     if effective > original:
@@ -132,6 +144,26 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     query = path("results", task, metric)
     trace.query = query
     document, records = load(decode(raw, max_bytes), policy)
+    results = at(document, "results")
+    if type(results) is not dict:
+        raise InvalidEvidence(
+            "not-an-object" if type(document) is not dict else "missing-member",
+            "this is not an lm-eval results file: it has no results object (lm-eval writes results_<date>.json "
+            "under --output_path)",
+        )
+    for key, value in results.items():
+        if type(value) is not dict:
+            raise InvalidEvidence(
+                "wrong-type",
+                f"this is not an lm-eval results file: its results hold {ascii(key)}, {shown(value)}, where each "
+                "member is a task's or group's metrics",
+            )
+    if task not in results:
+        raise no_such("task", task, "--task", "the lm-eval results file", list(results), "tasks and groups")
+    metrics = results[task]
+    if type(metrics) is dict and metric not in metrics:
+        keys = [key for key in metrics if "," in key and "_stderr," not in key]
+        raise no_such("metric", metric, "--metric", f"lm-eval's results of {ascii(task)}", keys, "metrics")
     one(document, query)  # no-match or ambiguous before anything else is said
     stated = _stated(document, task, metric)
     if stated is not None and stated != policy.direction:
@@ -204,17 +236,17 @@ class _Reader(SampleReader):
         if allow_partial is None:
             allow_partial = False
         if type(allow_partial) is not bool:
-            raise PolicyError("bad-option", f"allow_partial must be True or False, not {describe_value(allow_partial)}")
+            raise PolicyError("bad-option", f"allow_partial must be True or False, not {shown(allow_partial)}")
         self.allow_partial = allow_partial
         task = options.get("task")
         if task is not None and (type(task) is not str or not task):
-            raise PolicyError("bad-option", f"task must be a non-empty string, not {describe_value(task)}")
+            raise PolicyError("bad-option", f"task must be a non-empty string, not {shown(task)}")
         if self.results is not None:
             import os
 
             if not isinstance(self.results, (str, os.PathLike)):
                 raise PolicyError(
-                    "bad-option", f"results must be the path of the results file, not {describe_value(self.results)}"
+                    "bad-option", f"results must be the path of the results file, not {shown(self.results)}"
                 )
             self.declares_population = True
             if task is None:
@@ -339,7 +371,14 @@ class _Reader(SampleReader):
                 f"the line's filter {clip(repr(record['filter']), 40)} is not one the results file reports "
                 f"{self.metric!r} under ({listed})",
             )
-        return self.judge(trial_id, path_under("$", self.metric), record.get(self.metric, ABSENT), codes, record)
+        value = record.get(self.metric, ABSENT)
+        hint = ""
+        if value is ABSENT:
+            # lm-eval lists a line's metrics in its own "metrics" member.
+            named = record.get("metrics")
+            listed = names_of(named) if type(named) is list else "not listed on the line"
+            hint = f" (--sample-metric); the line's metrics: {listed}"
+        return self.judge(trial_id, path_under("$", self.metric), value, codes, record, hint)
 
 
 def _task_from(names: Sequence[str | None]) -> str:

@@ -10,7 +10,7 @@ writes no ``final_report``.
 from __future__ import annotations
 
 from .._errors import InvalidEvidence
-from ._base import Headline, Option, Selected, decode, load, path
+from ._base import Headline, Option, Selected, at, decode, load, no_such, path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,6 +57,10 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         )
     number, document, records = found[0]
     trace.origin.append(("line", number))
+    report = at(document, "final_report")
+    metric = options.text("metric")
+    if type(report) is dict and metric not in report:
+        raise no_such("metric", metric, "--metric", f"the final_report on line {number}", list(report))
     if first_elsewhere is not None and policy.nonfinite_elsewhere != "list":
         # A stated "refuse" covers the whole log, not only the line read.
         other, where, code = first_elsewhere

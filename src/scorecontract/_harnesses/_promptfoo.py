@@ -12,7 +12,7 @@ as a pass, a failure or an error (``failureReason`` 2, ResultFailureReason
 
 from __future__ import annotations
 
-from .._describe import describe_value, json_kind
+from .._describe import json_kind
 from .._errors import InvalidEvidence, PolicyError
 from .._sample_reader import (
     SampleReader,
@@ -23,7 +23,7 @@ from .._sample_reader import (
     load_with_codes,
     path_under,
 )
-from ._base import ABSENT, Computed, Headline, Option, Samples, at, count, decode, literal, load, one
+from ._base import ABSENT, Computed, Headline, Option, Samples, at, count, decode, literal, load, no_such, one, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def _check_rows(document: object, where: str, per_prompt: bool, counts: tuple[in
     if rows is ABSENT:
         return
     if type(rows) is not list:
-        raise InvalidEvidence("wrong-type", f"promptfoo's results.results is {describe_value(rows)}, not a list")
+        raise InvalidEvidence("wrong-type", f"promptfoo's results.results is {shown(rows)}, not a list")
     what = "rows in results.results"
     if per_prompt:
         # The prompt's position in results.prompts is the rows' promptIdx.
@@ -85,7 +85,7 @@ def _check_rows(document: object, where: str, per_prompt: bool, counts: tuple[in
             if type(prompt) is not int:
                 raise InvalidEvidence(
                     "wrong-type",
-                    f"promptfoo's row $['results']['results'][{number}] has promptIdx {describe_value(prompt)}, "
+                    f"promptfoo's row $['results']['results'][{number}] has promptIdx {shown(prompt)}, "
                     "not a whole number",
                 )
             if prompt == index:
@@ -123,6 +123,19 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         what = f"promptfoo's pass rate of provider {ascii(provider)}"
     trace.query = node
     document, records = load(decode(raw, max_bytes), policy)
+    if type(at(document, "results", "stats")) is not dict:
+        raise InvalidEvidence(
+            "not-an-object" if type(document) is not dict else "missing-member",
+            "this is not a promptfoo results file: it has no results.stats (write it with promptfoo eval -o "
+            "results.json)",
+        )
+    if provider is not None:
+        prompts = at(document, "results", "prompts")
+        providers = [at(prompt, "provider") for prompt in prompts] if type(prompts) is list else []
+        if provider not in providers:
+            raise no_such(
+                "prompt of provider", str(provider), "--provider", "the promptfoo results", providers, "providers"
+            )
     check_requirements(document, policy)
     where, counts = one(document, node)
     trace.path = where  # the counts' node: a refusal of them names it in the receipt
@@ -172,7 +185,7 @@ class _Reader(SampleReader):
             metric = "score"
         if metric not in ("score", "pass"):
             raise PolicyError(
-                "bad-option", f"report --from promptfoo scores a row by 'score' or 'pass', not {describe_value(metric)}"
+                "bad-option", f"report --from promptfoo scores a row by 'score' or 'pass', not {shown(metric)}"
             )
         self.metric = metric
 
@@ -224,8 +237,7 @@ class _Reader(SampleReader):
             return invalid_row(
                 trial_id,
                 "wrong-type",
-                f"the failure reason at {clip(path_under(base, 'failureReason'))} is {describe_value(reason)}, "
-                "not 0, 1 or 2",
+                f"the failure reason at {clip(path_under(base, 'failureReason'))} is {shown(reason)}, not 0, 1 or 2",
             )
         if reason == 2:
             error = row.get("error")
@@ -242,7 +254,7 @@ class _Reader(SampleReader):
                 return invalid_row(
                     trial_id,
                     "wrong-type",
-                    f"the pass flag at {clip(where)} is {describe_value(success)}, not true or false",
+                    f"the pass flag at {clip(where)} is {shown(success)}, not true or false",
                 )
             # The one place a bool becomes a number: the pass flag, by name.
             return self.judge(trial_id, where, 1 if success else 0, codes, row)

@@ -8,7 +8,7 @@ simple-evals writes ``score: null`` when no sample had a score.
 
 from __future__ import annotations
 
-from ._base import Headline, Option, Selected, decode, load, path
+from ._base import Headline, Option, Selected, decode, load, no_such, path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,6 +26,9 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     query = path(options.text("metric"))
     trace.query = query
     document, records = load(decode(raw, max_bytes), policy)
+    metric = options.text("metric")
+    if type(document) is dict and metric not in document:
+        raise no_such("metric", metric, "--metric", "the simple-evals results", list(document))
     return Selected(document, records, query, policy)
 
 
