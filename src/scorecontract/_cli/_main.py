@@ -93,7 +93,7 @@ def _parser_class() -> type[argparse.ArgumentParser]:
         def __call__(
             self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None
         ) -> NoReturn:
-            from .. import __version__
+            from .._version import __version__
 
             raise Stop("help", parser, option_string or "--version", f"scorecontract {__version__}\n")
 
