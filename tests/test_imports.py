@@ -146,6 +146,26 @@ def _guards(node, parents):
     return found
 
 
+def _relative_to_itself(call):
+    """``import_module(f".{name}", __name__)``: a module of the calling package itself.
+
+    The harness registry's one lazy import (``_harnesses.load``): every
+    name it can import is a module of that package, which this walk reads
+    like any other (test_every_registered_harness_is_a_module_here).
+    """
+    if _dotted(call.func) not in ("importlib.import_module", "import_module") or len(call.args) != 2:
+        return False
+    name, package = call.args
+    starts_with_dot = (
+        isinstance(name, ast.JoinedStr)
+        and name.values
+        and isinstance(name.values[0], ast.Constant)
+        and str(name.values[0].value).startswith(".")
+        and not str(name.values[0].value).startswith("..")
+    )
+    return bool(starts_with_dot) and isinstance(package, ast.Name) and package.id == "__name__"
+
+
 def import_problems(source, depth=0):
     """Return a list of problems with the imports in *source*.
 
@@ -164,7 +184,7 @@ def import_problems(source, depth=0):
             # A dynamic import would hide a module from this walk.
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-            if name in ("__import__", "import_module"):
+            if name in ("__import__", "import_module") and not _relative_to_itself(node):
                 problems.append(f"line {node.lineno}: dynamic import {name}()")
             continue
         else:
@@ -217,6 +237,8 @@ def test_the_walk_sees_the_imports_there_are():
         ("import typing_extensions", "TYPE_CHECKING"),
         ("import importlib\nimportlib.import_module('json')", "dynamic import"),
         ("__import__('json')", "dynamic import"),
+        ("import importlib\nimportlib.import_module(f'..{x}', __name__)", "dynamic import"),
+        ("import importlib\nimportlib.import_module(f'.{x}', 'json')", "dynamic import"),
     ],
 )
 def test_the_walk_finds_bad_imports(source, problem):
@@ -236,6 +258,17 @@ def test_the_walk_finds_bad_imports(source, problem):
 )
 def test_the_walk_accepts_good_imports(source):
     assert import_problems(source) == []
+
+
+def test_every_registered_harness_is_a_module_here():
+    # The registry's lazy import can only reach modules of _harnesses/, and
+    # each is a file the walks above read; each module there is registered.
+    from scorecontract._source import REGISTRY
+
+    harnesses = PACKAGE / "_harnesses"
+    modules = {path.stem for path in harnesses.glob("*.py")} - {"__init__", "_base"}
+    assert sorted(REGISTRY.values()) == sorted(modules)
+    assert len(set(REGISTRY.values())) == len(REGISTRY) == 7
 
 
 def test_the_stdlib_list_is_real():
@@ -263,6 +296,10 @@ PURE_CALLS = frozenset(
         "types.MappingProxyType",
         "collections.namedtuple",
     }
+    # The package's own record classes, built at import by the harness
+    # modules (HEADLINE = Headline(...)): test_record_classes_only_store
+    # proves that constructing one only stores its arguments.
+    | {"Headline", "Samples", "Option", "_Absent"}
 )
 PURE_DECORATORS = frozenset(
     {
@@ -391,6 +428,49 @@ def import_time_problems(body):
 def test_module_bodies_only_define(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     assert import_time_problems(tree.body) == []
+
+
+RECORD_CLASSES = ("Headline", "Samples", "Option", "_Absent")
+
+
+def _stores_only(init):
+    """Is *init* a docstring and ``self.NAME = NAME`` for its own parameters, nothing else?"""
+    parameters = {arg.arg for arg in init.args.args + init.args.kwonlyargs}
+    for stmt in init.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            continue
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            return False
+        target, value = stmt.targets[0], stmt.value
+        if not (isinstance(target, ast.Attribute) and _dotted(target.value) == "self"):
+            return False
+        if not (isinstance(value, ast.Name) and value.id in parameters):
+            return False
+    return True
+
+
+def test_record_classes_only_store():
+    # The classes the body check lets a module call at import: building
+    # one must only store its arguments (or, without an __init__, nothing).
+    found = {}
+    for path in FILES:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and node.name in RECORD_CLASSES:
+                found[node.name] = node
+    assert sorted(found) == sorted(RECORD_CLASSES)
+    for name, node in found.items():
+        inits = [item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"]
+        bases = [_dotted(base) for base in node.bases]
+        assert bases in ([], ["object"]), name
+        assert not inits or _stores_only(inits[0]), name
+        assert not node.decorator_list, name
+
+
+def test_the_record_check_finds_work():
+    source = "class R:\n    def __init__(self, a):\n        self.a = a\n        print(a)\n"
+    init = ast.parse(source).body[0].body[0]
+    assert not _stores_only(init)
+    assert _stores_only(ast.parse("def __init__(self, a):\n    self.a = a\n").body[0])
 
 
 @pytest.mark.parametrize(

@@ -90,7 +90,7 @@ def _add_selection_options(check: argparse.ArgumentParser) -> None:
 
 
 def _add_source_options(check: argparse.ArgumentParser) -> None:
-    from .._source import HARNESSES
+    from .._source import OPTIONS, REGISTRY
 
     group = check.add_argument_group(
         "harness adapters (docs/harnesses.md; scorecontract check --from HARNESS --help for one)"
@@ -98,42 +98,20 @@ def _add_source_options(check: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--from",
         dest="harness",
-        choices=HARNESSES,
+        choices=tuple(REGISTRY),
         metavar="HARNESS",
-        help=f"gate the headline of HARNESS's own results file: {', '.join(HARNESSES)}",
+        help=f"gate the headline of HARNESS's own results file: {', '.join(REGISTRY)}",
     )
-    group.add_argument("--task", metavar="T", help="lm-eval: the task (or group) of the headline, e.g. mmlu")
-    group.add_argument(
-        "--metric",
-        metavar="M",
-        help="the metric: lm-eval acc,none (key as written); inspect accuracy; helm and deepeval the metric "
-        "name; openai-evals accuracy and simple-evals score by default",
-    )
-    group.add_argument("--scorer", metavar="S", help="inspect: the scorer whose metric is gated")
-    group.add_argument("--provider", metavar="LABEL", help="promptfoo: gate the prompt whose provider is LABEL")
-    group.add_argument("--split", metavar="SPLIT", help="helm: the split of the stat (default test)")
-    group.add_argument(
-        "--allow-partial",
-        action="store_true",
-        help="lm-eval: gate a run that scored fewer documents than the task has (--limit)",
-    )
-    group.add_argument(
-        "--allow-errors",
-        action="store_true",
-        help="promptfoo: gate a run with errors, counting each as not passed",
-    )
-
-
-# The adapter options: (Source option, flag), in the order help lists them.
-_SOURCE_OPTIONS = (
-    ("task", "--task"),
-    ("metric", "--metric"),
-    ("scorer", "--scorer"),
-    ("provider", "--provider"),
-    ("split", "--split"),
-    ("allow_partial", "--allow-partial"),
-    ("allow_errors", "--allow-errors"),
-)
+    # The one vocabulary of adapter options (_source.OPTIONS): which
+    # harness takes which, check --from HARNESS --help says.
+    for name, (metavar, kind, commands, text) in OPTIONS.items():
+        if "check" not in commands:
+            continue
+        flag = "--" + name.replace("_", "-")
+        if kind == "switch":
+            group.add_argument(flag, dest=name, action="store_true", help=text)
+        else:
+            group.add_argument(flag, dest=name, metavar=metavar, help=text)
 
 
 def _source_option(args: argparse.Namespace) -> Source | None:
@@ -144,33 +122,40 @@ def _source_option(args: argparse.Namespace) -> Source | None:
     one it needs (``missing-option``), and ``--from`` beside an option
     whose job the adapter does itself (``option-conflict``).
     """
-    from .._headline import ADAPTERS, resolve_source
-    from .._source import Source
+    from .._source import OPTIONS
     from ._options import conflict, needs
 
-    given = [(name, flag, getattr(args, name)) for name, flag in _SOURCE_OPTIONS]
+    given = [
+        (name, "--" + name.replace("_", "-"), getattr(args, name))
+        for name, entry in OPTIONS.items()
+        if "check" in entry[2]
+    ]
     given = [(name, flag, value) for name, flag, value in given if value not in (None, False)]
     harness: str | None = args.harness
     if harness is None:
         if given:
             raise needs(given[0][1], "--from HARNESS", "it names an option of a harness adapter")
         return None
-    adapter = ADAPTERS[harness]
+    # Only now: a plain check imports no adapter machinery.
+    from .._headline import headline_of, resolve_source
+    from .._source import Source
+
+    adapter = headline_of(harness)
+    takes = {option.name: option for option in adapter.options}
     for name, flag, _ in given:
-        if name not in adapter["takes"]:
-            takes = ", ".join(flag for option, flag in _SOURCE_OPTIONS if option in adapter["takes"])
-            raise PolicyError("bad-option", f"--from {harness} does not take {flag}; it takes {takes or 'nothing'}")
-    for name in adapter["needs"]:
-        if name not in [option for option, _, _ in given]:
-            flag = dict(_SOURCE_OPTIONS)[name]
-            raise needs(f"--from {harness}", flag, f"see scorecontract check --from {harness} --help")
-    for option, what in (
+        if name not in takes:
+            listed = ", ".join(option.flag for option in adapter.options)
+            raise PolicyError("bad-option", f"--from {harness} does not take {flag}; it takes {listed or 'nothing'}")
+    for option in adapter.options:
+        if option.needed and option.name not in [name for name, _, _ in given]:
+            raise needs(f"--from {harness}", option.flag, f"see scorecontract check --from {harness} --help")
+    for name, what in (
         ("select", "the adapter selects the headline itself"),
         ("candidate", "a harness's file names no candidate; sign the file to bind it"),
         ("run_id", "a harness's file names no run id; sign the file to bind it"),
     ):
-        if getattr(args, option) is not None:
-            raise conflict("--from", f"--{option.replace('_', '-')}", what)
+        if getattr(args, name) is not None:
+            raise conflict("--from", f"--{name.replace('_', '-')}", what)
     if args.contract == "judgment":
         raise conflict("--from", "--contract judgment", "an adapter gates a harness's headline score")
     return resolve_source(Source(harness, **{name: value for name, _, value in given}))
@@ -390,12 +375,12 @@ def _run_score_check(options: CheckOptions) -> int:
             decision = Decision.invalid(forged, policy, _unread(options))
         elif options.source is not None:
             source = options.source
-            if source.harness == "lm-eval" and not options.direction_stated:
-                # No direction was stated: the results file's own
-                # higher_is_better decides it (perplexity passes low).
-                from .._headline import lm_eval_direction
+            if not options.direction_stated:
+                # No direction was stated: the file's own (lm-eval's
+                # higher_is_better) decides it (perplexity passes low).
+                from .._headline import file_direction
 
-                stated = lm_eval_direction(evidence, source, options.max_bytes, policy)
+                stated = file_direction(evidence, source, options.max_bytes, policy)
                 if stated is not None and stated != policy.direction:
                     policy = policy.replace(direction=stated)
             decision = evaluate(evidence, policy=policy, max_bytes=options.max_bytes, source=source)

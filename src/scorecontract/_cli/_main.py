@@ -249,10 +249,12 @@ def _adapter_help(arguments: list[str], option: str) -> str | None:
         return None
     if option not in ("-h", "--help"):
         return None
-    from .._headline import ADAPTERS, adapter_help
+    from .._source import REGISTRY
 
-    if arguments[2] not in ADAPTERS:
+    if arguments[2] not in REGISTRY:
         return None
+    from .._headline import adapter_help
+
     return adapter_help(arguments[2], _help_width()) + "\n" + exit_table("check")
 
 
