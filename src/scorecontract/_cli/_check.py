@@ -144,8 +144,6 @@ def _source_option(args: argparse.Namespace) -> Source | None:
     one it needs (``missing-option``), and ``--from`` beside an option
     whose job the adapter does itself (``option-conflict``).
     """
-    from .._headline import ADAPTERS, resolve_source
-    from .._source import Source
     from ._options import conflict, needs
 
     given = [(name, flag, getattr(args, name)) for name, flag in _SOURCE_OPTIONS]
@@ -155,6 +153,10 @@ def _source_option(args: argparse.Namespace) -> Source | None:
         if given:
             raise needs(given[0][1], "--from HARNESS", "it names an option of a harness adapter")
         return None
+    # Only now: a plain check never loads the harness adapters.
+    from .._headline import ADAPTERS, resolve_source
+    from .._source import Source
+
     adapter = ADAPTERS[harness]
     for name, flag, _ in given:
         if name not in adapter["takes"]:
