@@ -708,7 +708,7 @@ scorecontract._encoding scorecontract._errors scorecontract._evaluate
 scorecontract._policy scorecontract._provenance scorecontract._read
 scorecontract._record scorecontract._score scorecontract._select
 scorecontract._source scorecontract._strict_json scorecontract._value
-scorecontract._verdict
+scorecontract._verdict scorecontract._version
 """.split()
 )
 
