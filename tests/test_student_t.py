@@ -15,9 +15,9 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from support import CorpusMissing
 
 from scorecontract._student_t import quantile, upper_tail
+from support import CorpusMissing
 
 TABLE = Path(__file__).parent / "data" / "student-t-quantiles.json"
 

@@ -326,18 +326,18 @@ class Bound(_Value):
             # A clustered design is assumed to keep its trials per cluster.
             per_cluster = Fraction(self.n, self.clusters)
         needed = 2
-        z = _z(self._alpha)  # type: ignore[arg-type]
+        z = _z(self._alpha)
         for _ in range(8):
             needed = max(2, math.ceil(Fraction(z) ** 2 * spread / (gap * gap)))
             df = needed - 1 if self.clusters is None else max(1, math.ceil(needed / per_cluster) - 1)
-            following = quantile(float(self._alpha), df)  # type: ignore[arg-type]
+            following = quantile(float(self._alpha), df)
             if following == z:
                 break
             z = following
         return needed
 
     def summary(self) -> str:
-        """``95% lower bound 0.665862 (n=20, SE 0.0876)``, for messages."""
+        """``95% lower bound 0.658476 (n=20, SE 0.0876)``, for messages."""
         return bound_summary(self)
 
     def as_dict(self) -> dict[str, object]:
@@ -360,7 +360,7 @@ def bound_fields(value: Bound | Interval) -> dict[str, object]:
 
 
 def bound_summary(value: Bound | Interval) -> str:
-    """``95% lower bound 0.665862 (n=20, SE 0.0876)`` for a ``Bound`` or ``Interval``.
+    """``95% lower bound 0.658476 (n=20, SE 0.0876)`` for a ``Bound`` or ``Interval``.
 
     The bound has six significant digits, rounded against PASS (down for a
     lower bound, up for an upper one), so no message reads "0.8 < threshold
