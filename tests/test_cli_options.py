@@ -905,7 +905,7 @@ TAKES_EFFECT = [
         ["report", "--scheduled", "20", FLAPPING],
         ["report", "--scheduled", "20", "--confidence", "0.95", FLAPPING],
         (0, 1),
-        "95% lower bound 0.665862 (n=20, SE 0.0876) < threshold 0.8; would need about 4156 trials",
+        "95% lower bound 0.658476 (n=20, SE 0.0876) < threshold 0.8; would need about 4157 trials",
     ),
     (
         "report --bound hoeffding",

@@ -97,7 +97,7 @@ def _intervals(report: Report) -> Iterator[tuple[str, Interval, str]]:
 
 
 def _interval_text(what: str, interval: Interval, threshold: str) -> str:
-    """``mean score 0.81, 95% lower bound 0.665862 (n=20, SE 0.0877) < threshold 0.8; would need ...``."""
+    """``mean score 0.81, 95% lower bound 0.658476 (n=20, SE 0.0877) < threshold 0.8; would need ...``."""
     if interval.side == "lower":
         relation = ">=" if interval.meets else "<"
     else:
