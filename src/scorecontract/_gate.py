@@ -165,18 +165,21 @@ def gate_file_from_bytes(
     from ._policy_file import decode_document
 
     source = ascii(path)
+    where = f"gate file {source}"
+    pyproject = PolicyError(
+        _CODE,
+        f"{where}: scorecontract does not read pyproject.toml ([tool.scorecontract]); "
+        "put the gates in a file of their own and name it (docs/gates.md)",
+    )
+    if os.path.basename(path) == "pyproject.toml":
+        raise pyproject  # before TOML is even parsed, so the reason is the same on 3.9
     # Exact: a number keeps its decimal text, which the command then reads
     # as it reads an option's text (a float unless the policy is exact).
     document = decode_document(
         data, toml=toml, exact=True, source=source, what="gate file", code=_CODE, max_bytes=MAX_GATE_FILE_BYTES
     )
-    where = f"gate file {source}"
-    if "tool" in document or os.path.basename(path) == "pyproject.toml":
-        raise PolicyError(
-            _CODE,
-            f"{where}: scorecontract does not read pyproject.toml ([tool.scorecontract]); "
-            "put the gates in a file of their own and name it (docs/gates.md)",
-        )
+    if "tool" in document:
+        raise pyproject
     _refuse_unknown(document, _DOCUMENT_KEYS, where, "the document")
     version = document.get("version")
     if type(version) is not str or not version.strip():
