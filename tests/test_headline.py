@@ -77,7 +77,9 @@ CASES = [
         {"threshold": 0.5},
         "INVALID",
         "partial-run",
-        "lm-eval ran 20 of 13812 documents of negotiationtom_belief (--limit); "
+        "lm-eval covered 20 of 13812 documents of negotiationtom_belief (n-samples effective 20 at "
+        "$['n-samples']['negotiationtom_belief']['effective']; n-samples original 13812 at "
+        "$['n-samples']['negotiationtom_belief']['original']; config.limit selects 20 at $['config']['limit']); "
         "pass --allow-partial to gate a partial run",
     ),
     (
@@ -167,8 +169,9 @@ CASES = [
         {"scorer": "choice", "metric": "accuracy"},
         {},
         "INVALID",
-        "requirement-failed",
-        "Inspect's scorer 'choice' left 1 of 4 samples unscored",
+        "population-mismatch",
+        "results.completed_samples 4 at $['results']['completed_samples']; scored_samples of 'choice' 3 at "
+        "$['results']['scores'][0]['scored_samples']; completed_samples less the unscored_samples of 'choice' 3",
     ),
     (
         "inspect NaN only in samples, good headline",
@@ -188,8 +191,8 @@ CASES = [
         {"scorer": "model_graded_qa", "metric": "accuracy"},
         {"threshold": 0.6},
         "INVALID",
-        "requirement-failed",
-        "left 1 of 4 samples unscored",
+        "population-mismatch",
+        "completed_samples less the unscored_samples of 'model_graded_qa' 3",
     ),
     (
         "inspect success with empty scores",
@@ -514,7 +517,7 @@ def test_the_receipt_names_the_resolved_path_and_the_options(capsys):
     assert receipt["selection"]["source"] == {
         "harness": "lm-eval",
         "options": {"allow_partial": True, "metric": "acc,none", "task": "negotiationtom_belief"},
-        "partial": "20 of 13812 documents",
+        "partial": "20 of 13812 documents of negotiationtom_belief",
         "not_numbers": [
             "$['results']['negotiationtom_belief']['f1_stderr,none']",
             "$['results']['negotiationtom_belief']['micro_f1_stderr,none']",
@@ -574,7 +577,7 @@ def test_a_higher_is_better_that_is_not_a_boolean_is_invalid():
         ('{"original": 5, "effective": 5.0}', "wrong-type"),
         ('{"original": 5, "effective": null}', "wrong-type"),
         ('{"original": 5, "effective": true}', "wrong-type"),
-        ('{"original": 5, "effective": 6}', "requirement-failed"),
+        ('{"original": 5, "effective": 6}', "population-mismatch"),
         ('{"original": 5, "effective": 4}', "partial-run"),
         ('{"original": 5, "effective": 5}', "meets-threshold"),
     ],
@@ -940,7 +943,7 @@ def test_adapters_hold_without_asserts(optimize):
         optimize=optimize,
     )
     assert partial.returncode == 3
-    assert partial.stdout.startswith(b"INVALID partial-run: lm-eval ran 20 of 13812 documents")
+    assert partial.stdout.startswith(b"INVALID partial-run: lm-eval covered 20 of 13812 documents")
     helped = run_cli("check", "--from", "helm", "--help", optimize=optimize)
     assert helped.returncode == 0 and b"selects:" in helped.stdout
 
@@ -1377,10 +1380,10 @@ def test_a_full_group_passes_on_its_subtasks_counts():
 def test_a_group_with_a_limited_subtask_is_a_partial_run():
     decision = evaluate(lm_eval_group(effective=20), source=GROUP)
     assert decision.code == "partial-run"
-    assert "lm-eval ran 20 of 100 documents of b, a subtask of g (--limit)" in decision.message
+    assert "lm-eval covered 20 of 100 documents of b, a subtask of g (n-samples effective 20 at" in decision.message
     allowed = evaluate(lm_eval_group(effective=20), source=PARTIAL_GROUP)
     assert allowed.verdict is Verdict.PASS
-    assert allowed.as_dict()["selection"]["source"]["partial"] == "20 of 100 documents of b"
+    assert allowed.as_dict()["selection"]["source"]["partial"] == "20 of 100 documents of b, a subtask of g"
 
 
 def test_a_group_with_an_unaccounted_subtask_is_invalid():
@@ -1399,12 +1402,25 @@ def test_a_group_whose_subtasks_are_not_names_is_invalid(subtasks):
     assert evaluate(lm_eval_group(extra=spoil), source=PARTIAL_GROUP).code == "wrong-type"
 
 
-def test_a_cycle_of_groups_ends():
+@pytest.mark.parametrize(
+    "subtasks",
+    [
+        {"s": ["a", "b", "g"]},  # a subgroup lists its group
+        {"g": ["g"]},  # a group lists itself, and so stands for no document
+        {"g": ["s"], "s": ["g"]},  # two groups list each other, with no task under either
+    ],
+    ids=["through a subgroup", "itself", "each other"],
+)
+def test_a_cycle_of_groups_is_invalid(subtasks):
+    # lm-eval's writer assumes no cycle (evaluator_utils._get_root_groups):
+    # a file with one was not written by it, and a cycle must not stand in
+    # for the n-samples of the tasks it hides.
     def cycle(document):
-        document["group_subtasks"]["s"] = ["a", "b", "g"]
+        document["group_subtasks"].update(subtasks)
 
-    assert evaluate(lm_eval_group(extra=cycle), source=GROUP).verdict is Verdict.PASS
-    assert evaluate(lm_eval_group(effective=99, extra=cycle), source=GROUP).code == "partial-run"
+    for source in (GROUP, PARTIAL_GROUP):
+        decision = evaluate(lm_eval_group(extra=cycle), source=source)
+        assert decision.code == "requirement-failed" and "a cycle of groups" in decision.message
 
 
 def test_requirements_read_the_document_the_adapter_reads():
@@ -1577,7 +1593,7 @@ COUNTED = [
         inspect_counts(V1, completed_samples=3, total_samples=10),
         "inspect",
         V1_SCORER,
-        "requirement-failed",
+        "partial-run",
     ),
     ("inspect v1, one count written", inspect_counts(V1, completed_samples=10), "inspect", V1_SCORER, "missing-member"),
     (
@@ -1607,7 +1623,7 @@ COUNTED = [
         inspect_counts("inspect-log.json", completed_samples=0, total_samples=0),
         "inspect",
         {"scorer": "choice", "metric": "accuracy"},
-        "empty-run",
+        "population-mismatch",
     ),
     (
         "lm-eval 0 of 0 documents",
@@ -1635,7 +1651,7 @@ COUNTED = [
         lm_eval_counts({"original": 0, "effective": 1}),
         "lm-eval",
         {"task": "t", "metric": "acc,none"},
-        "requirement-failed",
+        "population-mismatch",
     ),
     (
         "lm-eval 1 of 5 documents, partial allowed",

@@ -107,7 +107,7 @@ def _options(source: Source) -> Options:
     adapter = headline_of(source.harness)  # first: it says when harness support is not in this copy
     from ._harnesses._base import resolve_options
 
-    return resolve_options(source, adapter.options, f"the {source.harness} headline adapter")
+    return resolve_options(source, adapter.options, f"the {source.harness} headline adapter", adapter.together)
 
 
 def read_headline(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: Trace) -> Reading:

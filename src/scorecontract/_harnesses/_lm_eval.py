@@ -19,13 +19,13 @@ from .._sample_reader import (
     SampleReader,
     canonical_trial_id,
     clip,
-    declared_count,
     invalid_row,
     load_with_codes,
     path_under,
 )
 from ._base import (
     ABSENT,
+    Count,
     Headline,
     Option,
     Samples,
@@ -38,6 +38,7 @@ from ._base import (
     no_such,
     one,
     path,
+    reconcile,
     shown,
 )
 
@@ -78,65 +79,162 @@ def _stated(document: object, task: str, metric: str) -> str | None:
     return "higher" if flag else "lower"
 
 
-def _coverage(document: object, task: str, gated: str, allow: bool, notes: list[str], seen: set[str]) -> None:
-    """Raise unless lm-eval's n-samples says *task* ran every document.
+def _limit(document: object, original: int) -> Count | None:
+    """The documents config.limit selected of a task of *original*, as lm-eval counts them.
 
-    lm-eval writes n-samples for tasks only, never for a group: a group's
-    coverage is that of its subtasks, as group_subtasks lists them.  A
-    partial or unaccounted task is INVALID unless *allow* (--allow-partial),
-    which adds what was partial to *notes*.  *gated* is the task or group
-    the headline is read from, for the messages.
+    evaluator_utils.get_sample_size: a limit under 1.0 is a fraction,
+    ceil(len(docs) * limit); any other is a count; a task shorter than the
+    limit runs whole.  None when no limit is recorded (``--samples``, the
+    other selection, records none: only n-samples shows it).
     """
-    seen.add(task)
+    import math
+
+    limit = at(document, "config", "limit")
+    if limit is ABSENT or limit is None:
+        return None
+    where = path("config", "limit")
+    if type(limit) is int and limit >= 0:
+        selected = limit
+    elif type(limit) is float and math.isfinite(limit) and limit > 0:
+        selected = math.ceil(original * limit) if limit < 1.0 else int(limit)
+    else:
+        raise InvalidEvidence("wrong-type", f"lm-eval's config.limit is {shown(limit)}, not a number of documents")
+    return Count(min(selected, original), "config.limit selects", where, "selected")
+
+
+def task_counts(document: object, task: str) -> list[Count] | None:
+    """Every count lm-eval's results file states of the documents of *task*, or None without n-samples.
+
+    n-samples original (the task's documents) and effective (those it ran,
+    which is also the sample_len beside the task's metrics), and the
+    documents config.limit selected.  ``check --from lm-eval`` and
+    ``report --from lm-eval --results`` reconcile the same counts.
+    """
     table = at(document, "n-samples")
     if table is not ABSENT and type(table) is not dict:
         raise InvalidEvidence("wrong-type", f"lm-eval's n-samples is {shown(table)}, not an object")
-    of = "" if task == gated else f", a subtask of {gated}"
     counts = at(document, "n-samples", task)
     if counts is ABSENT:
-        subtasks = at(document, "group_subtasks", task)
-        if type(subtasks) is list and subtasks:
-            for subtask in subtasks:
-                if type(subtask) is not str:
-                    raise InvalidEvidence(
-                        "wrong-type",
-                        f"lm-eval's group_subtasks of {ascii(task)} holds {shown(subtask)}, not a task name",
-                    )
-                if subtask not in seen:  # a task in two groups counts once; a cycle ends
-                    _coverage(document, subtask, gated, allow, notes, seen)
-            return
-        if not allow:
-            raise InvalidEvidence(
-                "missing-member",
-                f"lm-eval wrote no n-samples for {ascii(task)}{of}: a --limit run cannot be told from a full one; "
-                "pass --allow-partial to gate it anyway",
-            )
-        notes.append("n-samples absent" if task == gated else f"n-samples absent for {task}")
-        return
+        return None
     if type(counts) is not dict:
         raise InvalidEvidence("wrong-type", f"lm-eval's n-samples of {ascii(task)} is {shown(counts)}, not an object")
+    base = path("n-samples", task)
     original = count(at(counts, "original"), f"n-samples of {ascii(task)}: original")
     effective = count(at(counts, "effective"), f"n-samples of {ascii(task)}: effective")
-    if effective > original:
-        raise InvalidEvidence(
-            "requirement-failed",
-            f"lm-eval's n-samples of {ascii(task)} says it ran {effective} of {original} documents, more than exist",
-        )
-    if effective == 0:
-        # No document was scored: whatever headline stands beside these
-        # counts is a mean of nothing, with or without --allow-partial.
-        raise InvalidEvidence(
-            "empty-run",
-            f"lm-eval ran {effective} of {original} documents of {task}{of}: there is nothing to gate",
-        )
-    if effective < original:
-        if not allow:
-            raise InvalidEvidence(
-                "partial-run",
-                f"lm-eval ran {effective} of {original} documents of {task}{of} (--limit); "
-                "pass --allow-partial to gate a partial run",
+    found = [
+        Count(original, "n-samples original", f"{base}['original']", "declared"),
+        Count(effective, "n-samples effective", f"{base}['effective']", "covered"),
+    ]
+    sample_len = at(document, "results", task, "sample_len")
+    if sample_len is not ABSENT:
+        where = path("results", task, "sample_len")
+        found.append(Count(count(sample_len, f"lm-eval's sample_len of {ascii(task)}"), "sample_len", where, "covered"))
+    limit = _limit(document, original)
+    if limit is not None:
+        found.append(limit)
+    return found
+
+
+def _nanmean(document: object, task: str, metric: str) -> str | None:
+    """Why *metric* of *task* may stand on fewer documents than it ran: a nanmean, or None.
+
+    lm-eval's nanmean skips the documents without a value while n-samples
+    still counts them; the results file does not say how many it skipped.
+    """
+    name = metric.split(",", 1)[0]
+    listed = at(document, "configs", task, "metric_list")
+    if type(listed) is not list:
+        return None
+    for entry in listed:
+        if at(entry, "metric") == name and at(entry, "aggregation") == "nanmean":
+            return (
+                f"lm-eval aggregates {ascii(name)} of {ascii(task)} with nanmean, which skips documents without a "
+                "value, and its results file does not say how many it skipped (report --from lm-eval counts them)"
             )
-        notes.append(f"{effective} of {original} documents" + ("" if task == gated else f" of {task}"))
+    return None
+
+
+def _leaves(document: object, task: str, within: tuple[str, ...], leaves: list[str]) -> None:
+    """Add to *leaves* the tasks *task* stands on: itself, or what group_subtasks lists under it.
+
+    lm-eval writes n-samples for tasks only, never for a group.  A task in
+    two groups counts once; a group listed under itself (a cycle) stands
+    for no documents at all, and is INVALID.
+    """
+    if at(document, "n-samples", task) is not ABSENT:
+        if task not in leaves:
+            leaves.append(task)
+        return
+    subtasks = at(document, "group_subtasks", task)
+    if type(subtasks) is not list or not subtasks:
+        if task not in leaves:
+            leaves.append(task)  # a task without n-samples: refused unless --allow-partial
+        return
+    for subtask in subtasks:
+        if type(subtask) is not str:
+            raise InvalidEvidence(
+                "wrong-type", f"lm-eval's group_subtasks of {ascii(task)} holds {shown(subtask)}, not a task name"
+            )
+        if subtask in within or subtask == task:
+            raise InvalidEvidence(
+                "requirement-failed",
+                f"lm-eval's group_subtasks of {ascii(task)} lists {ascii(subtask)}, which holds {ascii(task)}: a "
+                "cycle of groups, which counts no document",
+            )
+        _leaves(document, subtask, (*within, task), leaves)
+
+
+def _coverage(document: object, gated: str, metric: str, allow: bool) -> list[str]:
+    """Reconcile every count of the documents *gated* (a task or a group) stands on; return the notes.
+
+    Each task's counts by the one rule (``_base.reconcile``); for a group,
+    also the sums over its tasks against the group's own sample_count and
+    sample_len.  Without n-samples a task's coverage is unknown: INVALID
+    ``missing-member`` unless *allow* (--allow-partial).
+    """
+    leaves: list[str] = []
+    _leaves(document, gated, (), leaves)
+    notes: list[str] = []
+    effective = original = 0
+    for task in leaves:
+        of = "" if task == gated else f", a subtask of {gated}"
+        counts = task_counts(document, task)
+        if counts is None:
+            if not allow:
+                raise InvalidEvidence(
+                    "missing-member",
+                    f"lm-eval wrote no n-samples for {ascii(task)}{of}: a --limit run cannot be told from a full "
+                    "one; pass --allow-partial to gate it anyway",
+                )
+            notes.append("n-samples absent" if task == gated else f"n-samples absent for {task}")
+            continue
+        why = _nanmean(document, task, metric)
+        number, said = reconcile(
+            counts,
+            harness="lm-eval",
+            unit=f"documents of {task}{of}",
+            allow_partial=allow,
+            reasons=[why] if why else [],
+        )
+        notes += said
+        effective += number
+        original += counts[0].value
+    if gated in leaves:
+        return notes
+    group = [
+        Count(effective, f"n-samples effective of its {len(leaves)} tasks", path("n-samples"), "covered"),
+        Count(original, f"n-samples original of its {len(leaves)} tasks", path("n-samples"), "declared"),
+    ]
+    stated = at(document, "results", gated, "sample_count", metric)
+    if stated is not ABSENT:
+        where = path("results", gated, "sample_count", metric)
+        group.append(
+            Count(count(stated, f"lm-eval's sample_count of {ascii(gated)}"), "sample_count", where, "covered")
+        )
+    if notes:
+        # A part of a subtask was allowed: the group's sums say it again.
+        return notes
+    return reconcile(group, harness="lm-eval", unit=f"documents of the group {gated}", allow_partial=allow)[1]
 
 
 def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Selected:
@@ -174,8 +272,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
             f"{'true' if stated == 'higher' else 'false'}), and the policy says direction {policy.direction!r}; "
             f"state direction {stated!r} (--direction {stated})",
         )
-    notes: list[str] = []
-    _coverage(document, task, task, options.switch("allow_partial"), notes, set())
+    notes = _coverage(document, task, metric, options.switch("allow_partial"))
     if notes:
         trace.origin.append(("partial", notes[0] if len(notes) == 1 else notes))
     metrics = at(document, "results", task)
@@ -230,6 +327,9 @@ class _Reader(SampleReader):
         # The filters the results file reports the metric under, and its
         # digest, once read.
         self.filters: frozenset[str] | None = None
+        # The documents each filter holds, and how many it may hold.
+        self.documents = 0
+        self.seen: dict[str, set[object]] = {}
         self.results_sha256: str | None = None
         self.results = options.get("results")
         allow_partial = options.get("allow_partial")
@@ -307,16 +407,15 @@ class _Reader(SampleReader):
             return None
         results = self._results(max_bytes)
         task = self.task
-        samples = at(results, "n-samples", task)
-        named = f"n-samples.{task}"
-        effective = declared_count(at(samples, "effective"), f"{named}.effective", "lm-eval results")
-        original = declared_count(at(samples, "original"), f"{named}.original", "lm-eval results")
-        if effective < original and not self.allow_partial:
-            raise InvalidEvidence(
-                "partial-run",
-                f"lm-eval ran {effective} of {original} documents of {task} (--limit); "
-                "pass --allow-partial to gate a partial run",
-            )
+        counts = task_counts(results, task)
+        if counts is None:
+            raise InvalidEvidence("missing-member", f"the lm-eval results file has no n-samples.{task}")
+        # The one rule check --from lm-eval applies to the same counts: the
+        # per-sample NaN behind a nanmean needs no reason here, as each such
+        # line is an invalid observation of its own.
+        effective, _ = reconcile(
+            counts, harness="lm-eval", unit=f"documents of {task}", allow_partial=self.allow_partial
+        )
         metrics = at(results, "results", task)
         if type(metrics) is not dict:
             raise InvalidEvidence("missing-member", f"the lm-eval results file has no results for task {task!r}")
@@ -343,8 +442,12 @@ class _Reader(SampleReader):
             )
         # One sample line per (doc_id, filter): evaluator.py loops over the
         # filters, then the documents.  A line under another filter is no
-        # trial of this population (record() refuses it).
+        # trial of this population, and neither is a document beyond the
+        # effective count of its filter (record() refuses both): 6 lines of
+        # one filter cannot fill 3 documents under 2 filters.
         self.filters = frozenset(filters)
+        self.documents = effective
+        self.seen = {}
         return effective * len(filters)
 
     def type_hint(self, value: object) -> str:
@@ -363,14 +466,26 @@ class _Reader(SampleReader):
         )
         if problem is not None:
             return invalid_row(None, *problem)
-        if self.filters is not None and record["filter"] not in self.filters:
-            listed = ", ".join(sorted(self.filters))
-            return invalid_row(
-                trial_id,
-                "not-scheduled",
-                f"the line's filter {clip(repr(record['filter']), 40)} is not one the results file reports "
-                f"{self.metric!r} under ({listed})",
-            )
+        if self.filters is not None:
+            line_filter = record["filter"]
+            if line_filter not in self.filters:
+                listed = ", ".join(sorted(self.filters))
+                return invalid_row(
+                    trial_id,
+                    "not-scheduled",
+                    f"the line's filter {clip(repr(line_filter), 40)} is not one the results file reports "
+                    f"{self.metric!r} under ({listed})",
+                )
+            documents = self.seen.setdefault(line_filter, set())
+            if record["doc_id"] not in documents:
+                if len(documents) >= self.documents:
+                    return invalid_row(
+                        trial_id,
+                        "not-scheduled",
+                        f"lm-eval ran {self.documents} documents of {self.task} (n-samples effective), and this "
+                        f"line names one more under the filter {clip(repr(line_filter), 40)}",
+                    )
+                documents.add(record["doc_id"])
         value = record.get(self.metric, ABSENT)
         hint = ""
         if value is ABSENT:
