@@ -75,6 +75,9 @@ def as_eval(gates: list[dict[str, Any]], broken: str = BAD_ARCHIVE) -> list[dict
     """The same gates for the .eval twin: the same truth; today every Zstandard .eval is bad-archive."""
     out = []
     for one in gates:
+        if one["code"] is None:
+            # bad-archive would meet a verdict-only INVALID gate for the wrong reason.
+            raise ValueError(f"a gate of a .eval twin must pin its code: {one['why']}")
         one = dict(one)
         if not (one["verdict"] == "INVALID" and one["code"] == "bad-archive"):
             one["xfail"] = broken
@@ -296,6 +299,30 @@ def main() -> None:
                 "INVALID",
                 "missing-evidence",
                 "samples 4 and 5 score NaN: 2 of 5 trials lack valid evidence",
+            ),
+        ],
+    )
+    run("all-unscored", tasks.arithmetic_all_unscored(), tasks.answering(three))
+    add_both(
+        "all-unscored",
+        "5-sample dataset, a scorer that returns NaN on every sample: scored_samples 0, unscored_samples 5, "
+        "the headline accuracy NaN",
+        [
+            check(
+                "unscored_on",
+                "accuracy",
+                "0.5",
+                "INVALID",
+                "requirement-failed",
+                "no sample was scored: unscored_samples 5 of 5, and the accuracy is the JSON constant NaN",
+            ),
+            report(
+                "unscored_on",
+                None,
+                "0.5",
+                "INVALID",
+                "missing-evidence",
+                "every sample scores NaN: 5 of 5 trials lack valid evidence",
             ),
         ],
     )

@@ -214,6 +214,13 @@ def arithmetic_unscored() -> Task:
 
 
 @task
+def arithmetic_all_unscored() -> Task:
+    return Task(
+        dataset=dataset(), solver=generate(), scorer=unscored_on({1, 2, 3, 4, 5}), name="arithmetic_all_unscored"
+    )
+
+
+@task
 def arithmetic_infinite() -> Task:
     return Task(dataset=dataset(), solver=generate(), scorer=infinite_on({5}), name="arithmetic_infinite")
 
