@@ -17,9 +17,12 @@ import pytest
 
 from scorecontract import Policy, PolicyError, Source, Verdict, evaluate, loads
 from scorecontract._cli import main
-from scorecontract._headline import ADAPTERS, adapter_help
-from scorecontract._source import HARNESSES
+from scorecontract._harnesses import load
+from scorecontract._headline import adapter_help
+from scorecontract._source import REGISTRY
 from support import FIXTURES, run_cli
+
+HARNESSES = tuple(REGISTRY)
 
 HARNESS_FIXTURES = FIXTURES / "harnesses"
 PERPLEXITY = {"threshold": 20, "minimum": 1, "maximum": None, "direction": "lower"}
@@ -64,7 +67,7 @@ CASES = [
         {},
         "INVALID",
         "no-match",
-        "without the member 'arc_easy'",
+        "the lm-eval results file has no task 'arc_easy' (--task); its tasks and groups: 'gsm8k', 'mmlu'",
     ),
     (
         "lm-eval --limit run",
@@ -145,7 +148,7 @@ CASES = [
         {},
         "INVALID",
         "no-match",
-        "the Inspect log has no scorer named 'match' (its scorers: 'choice', 'model_graded_qa')",
+        "the Inspect log has no scorer 'match' (--scorer); its scorers: 'choice', 'model_graded_qa'",
     ),
     (
         "inspect unknown metric",
@@ -155,7 +158,7 @@ CASES = [
         {},
         "INVALID",
         "no-match",
-        "without the member 'mean'",
+        "Inspect's scorer 'choice' has no metric 'mean' (--metric); its metrics: 'accuracy', 'stderr'",
     ),
     (
         "inspect unscored samples of the gated scorer",
@@ -256,7 +259,7 @@ CASES = [
         {},
         "INVALID",
         "no-match",
-        "selects nothing",
+        "no prompt of provider 'openai:gpt-5' (--provider); its providers: 'openai:gpt-4o-mini', 'anthropic:claude-3-5-haiku'",
     ),
     (
         "promptfoo errors",
@@ -316,7 +319,7 @@ CASES = [
         {},
         "INVALID",
         "no-match",
-        "selects nothing",
+        "no stat 'f1_score' (--metric); its stats: 'num_references'",
     ),
     (
         "deepeval exact mean",
@@ -346,7 +349,7 @@ CASES = [
         {},
         "INVALID",
         "no-match",
-        "selects nothing",
+        "no metric 'Bias' (--metric); its metrics: 'Answer Relevancy', 'Faithfulness'",
     ),
     (
         "deepeval empty metricsScores",
@@ -490,7 +493,8 @@ def test_adapter_through_the_command_line(name, harness, options, keywords, verd
 
 def test_every_harness_is_in_the_table_with_a_pass_and_an_invalid():
     # Which fixture files must be gated somewhere is tests/test_harness_fixtures.py's.
-    assert {case[2] for case in CASES} == set(HARNESSES) == set(ADAPTERS)
+    assert {case[2] for case in CASES} == set(HARNESSES)
+    assert all(load(harness).HEADLINE is not None for harness in HARNESSES)
     for harness in HARNESSES:
         verdicts = {case[5] for case in CASES if case[2] == harness}
         assert {"PASS", "INVALID"} <= verdicts, harness
@@ -714,7 +718,8 @@ def test_deepeval_scores_agree_with_their_counts():
 
 def test_deepeval_link_only_file_is_invalid():
     raw = b'{"testRunLink": "https://app.confident-ai.com/project/x/evaluation/test-runs/y"}'
-    assert evaluate(raw, source=Source("deepeval", metric="M")).code == "no-match"
+    decision = evaluate(raw, source=Source("deepeval", metric="M"))
+    assert decision.code == "missing-member" and "holds only testRunLink" in decision.message
 
 
 # -- openai-evals: JSON Lines framing ----------------------------------------------------------
@@ -964,7 +969,7 @@ def test_each_harness_has_its_documented_section_and_recipe(harness):
         assert label in body
     assert f"scorecontract check --from {harness} " in body
     # The versions the help names are the ones the page names.
-    commit = ADAPTERS[harness]["versions"].rsplit(" ", 1)[-1]
+    commit = load(harness).FOLLOWS.rsplit(" ", 1)[-1]
     assert commit in body
 
 
@@ -1661,7 +1666,7 @@ def test_counts_their_evidence_contradicts_on_the_command_line(document, harness
 
 
 def test_promptfoo_check_and_report_classify_a_row_alike():
-    from scorecontract._headline_counts import promptfoo_tally
+    from scorecontract._harnesses._promptfoo import tally as promptfoo_tally
 
     rows = [
         {"success": True, "failureReason": 0},
@@ -1675,3 +1680,77 @@ def test_promptfoo_check_and_report_classify_a_row_alike():
     ]
     assert promptfoo_tally(rows) == (2, 4, 2)
     assert promptfoo_tally([]) == (0, 0, 0)
+
+
+# -- messages that get a user unstuck (issue 20, part 5) -----------------------------------------------
+
+# One option set per harness, good for its own fixture.
+OWN_OPTIONS = {
+    "lm-eval": {"task": "mmlu", "metric": "acc,none"},
+    "inspect": {"scorer": "choice", "metric": "accuracy"},
+    "promptfoo": {},
+    "helm": {"metric": "exact_match"},
+    "deepeval": {"metric": "Answer Relevancy"},
+    "openai-evals": {},
+    "simple-evals": {},
+}
+OWN_FIXTURE = {
+    "lm-eval": "lm-eval-results.json",
+    "inspect": "inspect-log.json",
+    "promptfoo": "promptfoo-results.json",
+    "helm": "helm-stats.json",
+    "deepeval": "deepeval-latest-test-run.json",
+    "openai-evals": "openai-evals-log.jsonl",
+    "simple-evals": "simple-evals-mmlu.json",
+}
+INTERNAL = ("builtins.", "scorecontract.", "_Absent", "object at 0x", "Traceback")
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+@pytest.mark.parametrize("fixture", sorted(set(OWN_FIXTURE.values())))
+def test_another_harness_file_is_invalid_in_words_without_internal_names(harness, fixture):
+    assert set(OWN_OPTIONS) == set(HARNESSES)
+    raw = (HARNESS_FIXTURES / fixture).read_bytes()
+    decision = evaluate(raw, source=Source(harness, **OWN_OPTIONS[harness]), threshold=0.0)
+    if fixture == OWN_FIXTURE[harness]:
+        assert decision.verdict is Verdict.PASS, decision
+        return
+    assert decision.verdict is Verdict.INVALID, decision
+    assert decision.code != "internal-error"
+    for internal in INTERNAL:
+        assert internal not in decision.message, decision.message
+
+
+# (harness, fixture, options, the words the refusal must hold: the option, and what exists)
+UNSTUCK = [
+    ("lm-eval", "lm-eval-results.json", {"task": "hellaswag", "metric": "acc,none"}, ["(--task)", "'gsm8k', 'mmlu'"]),
+    ("lm-eval", "lm-eval-results.json", {"task": "mmlu", "metric": "acc"}, ["(--metric)", "'acc,none'"]),
+    ("inspect", "inspect-log.json", {"scorer": "nope", "metric": "accuracy"}, ["(--scorer)", "'choice'"]),
+    ("inspect", "inspect-log.json", {"scorer": "choice", "metric": "acc"}, ["(--metric)", "'accuracy'"]),
+    ("inspect", "inspect-log-v1.json", {"scorer": "model_graded_fact", "metric": "acc"}, ["(--metric)", "'accuracy'"]),
+    ("helm", "helm-stats.json", {"metric": "exact"}, ["(--metric)", "'exact_match'"]),
+    ("helm", "helm-stats.json", {"metric": "exact_match", "split": "train"}, ["(--split)", "'valid', 'test'"]),
+    ("deepeval", "deepeval-latest-test-run.json", {"metric": "relevancy"}, ["(--metric)", "'Answer Relevancy'"]),
+    ("promptfoo", "promptfoo-results.json", {"provider": "gpt"}, ["(--provider)", "'openai:gpt-4o-mini'"]),
+    ("openai-evals", "openai-evals-log.jsonl", {"metric": "acc"}, ["(--metric)", "'accuracy'"]),
+    ("simple-evals", "simple-evals-mmlu.json", {"metric": "acc"}, ["(--metric)", "'score'"]),
+]
+
+
+@pytest.mark.parametrize("harness, fixture, options, words", UNSTUCK, ids=lambda value: str(value)[:40])
+def test_a_refusal_names_the_option_and_lists_what_exists(harness, fixture, options, words, capsys):
+    raw = (HARNESS_FIXTURES / fixture).read_bytes()
+    decision = evaluate(raw, source=Source(harness, **options))
+    assert decision.code == "no-match"
+    for word in words:
+        assert word in decision.message, decision.message
+    status = main([*cli_arguments(harness, options, {}), "--", str(HARNESS_FIXTURES / fixture)])
+    out = capsys.readouterr().out
+    assert status == 3
+    assert out.startswith("INVALID no-match: ") and all(word in out for word in words), out
+
+
+def test_a_long_list_of_names_is_cut():
+    document = {"results": {f"task{index}": {"acc,none": 0.5} for index in range(30)}}
+    decision = evaluate(json.dumps(document), source=Source("lm-eval", task="x", metric="acc,none"))
+    assert decision.code == "no-match" and "'task11' and 18 more" in decision.message

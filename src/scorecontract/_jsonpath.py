@@ -48,12 +48,12 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import sys
 
 from ._describe import describe_value
 from ._errors import InvalidEvidence, PolicyError
 from ._iregexp import NotIRegexp, Pattern, PatternTooCostly, compile_pattern
+from ._normalized_path import name_selector, normalized_path
 from ._score import to_decimal
 from ._strict_json import MAX_NUMBER_LENGTH, underflows
 
@@ -90,20 +90,6 @@ _MAX_INDEX = 2**53 - 1
 _BLANK = " \t\n\r"  # RFC 9535 section 2.1: B, and nothing else
 _DIGITS = "0123456789"
 
-# RFC 9535 section 2.7: in a normalized path a name escapes these, and only
-# these.  Lone surrogates have no normalized form at all; they cannot come
-# from the strict loader, and are written as \u escapes if they come from
-# elsewhere.
-_ESCAPED_IN_NAME = re.compile("[\x00-\x1f'\\\\\ud800-\udfff]")
-_SHORT_ESCAPES = {
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "'": "\\'",
-    "\\": "\\\\",
-}
 _STRING_ESCAPES = {
     "b": "\b",
     "f": "\f",
@@ -288,38 +274,6 @@ def _less(left: object, right: object) -> bool:
 # -- paths -------------------------------------------------------------------
 
 
-def _escape_char(match: re.Match[str]) -> str:
-    char = match.group()
-    short = _SHORT_ESCAPES.get(char)
-    return short if short is not None else f"\\u{ord(char):04x}"
-
-
-def _name_part(name: str) -> str:
-    if _ESCAPED_IN_NAME.search(name) is None:
-        return "['" + name + "']"
-    return "['" + _ESCAPED_IN_NAME.sub(_escape_char, name) + "']"
-
-
-def normalized_path(keys: Iterable[str | int]) -> str:
-    """Return the RFC 9535 normalized path of the member names and indexes *keys*.
-
-    >>> normalized_path(["results", "mmlu", "acc,none"])
-    "$['results']['mmlu']['acc,none']"
-    >>> normalized_path(["samples", 0, "it's"])
-    "$['samples'][0]['it\\\\'s']"
-    """
-    parts = ["$"]
-    for key in keys:
-        if type(key) is int and key >= 0:
-            parts.append(f"[{key}]")
-        elif type(key) is str:
-            parts.append(_name_part(key))
-        else:
-            # bool is an int, and a negative index is not normalized.
-            raise TypeError(f"a path key is a str or an int >= 0, not {describe_value(key)}")
-    return "".join(parts)
-
-
 def _path_of(loc: _Loc) -> str:
     keys: list[str | int] = []
     while loc is not None:
@@ -348,7 +302,7 @@ def _with_paths(nodes: list[_Node]) -> list[tuple[str, object]]:
             else:
                 part = parts.get(key)  # type: ignore[arg-type]
                 if part is None:
-                    part = parts[key] = _name_part(key)  # type: ignore[index,arg-type]
+                    part = parts[key] = name_selector(key)  # type: ignore[index,arg-type]
                 pieces.append(part)
         found.append(("".join(pieces), value))
     return found

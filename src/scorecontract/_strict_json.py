@@ -914,7 +914,7 @@ def load_document(text: str, *, exact: bool = False) -> tuple[object, tuple[Nonf
     value, completed, events = _decode(text, exact, True)
     if not events:
         return value, ()
-    from ._jsonpath import normalized_path
+    from ._normalized_path import normalized_path
 
     finder = _Finder(value, completed, [event[3] for event in events])
     return value, tuple(

@@ -51,28 +51,20 @@ def register(commands: Any, epilog: str) -> None:
     population = command.add_argument_group("population (at least one is required)")
     population.add_argument("--scheduled", metavar="N", help="number of scheduled trials")
     population.add_argument("--manifest", metavar="FILE", help="JSON array of the scheduled trial ids, no duplicates")
-    from .._samples import READ_HARNESSES
+    from .._source import OPTIONS, REGISTRY
 
     harness = command.add_argument_group("per-sample records of a harness (docs/harnesses.md)")
-    harness.add_argument("--from", dest="harness", choices=READ_HARNESSES, help="the harness that wrote TRIALS")
-    harness.add_argument(
-        "--sample-metric",
-        metavar="NAME",
-        help="lm-eval: the bare per-sample metric (acc, not acc,none); helm: the stat (exact_match); "
-        "promptfoo: score (default) or pass",
-    )
-    harness.add_argument("--task", metavar="T", help="lm-eval: the task (default: from samples_<task>_<date>.jsonl)")
-    harness.add_argument(
-        "--results", metavar="FILE", help="lm-eval: the results file; its n-samples declares the population"
-    )
-    harness.add_argument(
-        "--allow-partial", action="store_true", help="lm-eval: gate a --limit run (effective < original in n-samples)"
-    )
-    harness.add_argument("--scorer", metavar="S", help="inspect: the scorer whose value is the score")
-    harness.add_argument(
-        "--labels", metavar="MAP", help="inspect: the closed map of letter grades to scores, e.g. C=1,P=0.5,I=0,N=0"
-    )
-    harness.add_argument("--split", metavar="S", help="helm: the stat's split (test, valid)")
+    harness.add_argument("--from", dest="harness", choices=tuple(REGISTRY), help="the harness that wrote TRIALS")
+    # The one vocabulary of adapter options (_source.OPTIONS); the harness's
+    # metric is --sample-metric here, --metric being the report's own.
+    for name, (metavar, kind, commands, text) in OPTIONS.items():
+        if "report" not in commands:
+            continue
+        flag = "--sample-metric" if name == "metric" else "--" + name.replace("_", "-")
+        if kind == "switch":
+            harness.add_argument(flag, dest=f"source_{name}", action="store_true", help=text)
+        else:
+            harness.add_argument(flag, dest=f"source_{name}", metavar=metavar, help=text)
     harness.add_argument(
         "--select-score", metavar="QUERY", help="any JSON Lines: the query (JSONPath, pointer or member) of each score"
     )
@@ -306,11 +298,11 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     bound = args.bound or policy.bound or "clt"
     source, select_score, trial_id = _reading(args, policy)
     max_line_bytes = byte_count("--max-line-bytes", args.max_line_bytes)
-    if source is not None and source.harness == "lm-eval" and args.policy is None:
+    if source is not None and args.policy is None:
         # No direction was stated (report has no --direction; a policy
-        # file states one): the results file's higher_is_better decides
-        # it, as for check --from lm-eval.  report() refuses a policy
-        # whose direction disagrees with the file (option-conflict).
+        # file states one): a file the harness's options name may state it
+        # (lm-eval's higher_is_better), as for check --from lm-eval.
+        # report() refuses a policy whose direction disagrees (option-conflict).
         from .._samples import reader_for, results_direction
 
         reader = reader_for(source, None, None, policy, [None if path == "-" else path for path in args.paths])
@@ -388,15 +380,15 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
         raise conflict("--baseline", bound_given, "the paired difference is bounded by the CLT only (--bound clt)")
 
 
-# The harness options, by flag: (attribute, Source keyword).
-_HARNESS_OPTIONS = (
-    ("--sample-metric", "sample_metric", "metric"),
-    ("--task", "task", "task"),
-    ("--results", "results", "results"),
-    ("--scorer", "scorer", "scorer"),
-    ("--labels", "labels", "labels"),
-    ("--split", "split", "split"),
-)
+def _harness_options() -> list[tuple[str, str, str]]:
+    """(flag, attribute, Source keyword) of each harness option report takes."""
+    from .._source import OPTIONS
+
+    return [
+        ("--sample-metric" if name == "metric" else "--" + name.replace("_", "-"), f"source_{name}", name)
+        for name, entry in OPTIONS.items()
+        if "report" in entry[2]
+    ]
 
 
 def _reading(args: argparse.Namespace, policy: Policy) -> tuple[Source | None, str | None, tuple[str, ...] | None]:
@@ -410,9 +402,7 @@ def _reading(args: argparse.Namespace, policy: Policy) -> tuple[Source | None, s
     from ._options import conflict, needs
 
     trial_id = tuple(args.trial_id) if args.trial_id is not None else None
-    given = [flag for flag, attribute, _ in _HARNESS_OPTIONS if getattr(args, attribute) is not None]
-    if args.allow_partial:
-        given.append("--allow-partial")
+    given = [flag for flag, attribute, _ in _harness_options() if getattr(args, attribute) not in (None, False)]
     if args.harness is None:
         if given:
             raise needs(given[0], "--from HARNESS")
@@ -431,12 +421,10 @@ def _reading(args: argparse.Namespace, policy: Policy) -> tuple[Source | None, s
             "the harness says where score and id are",
         )
     options: dict[str, object] = {}
-    for _, attribute, keyword in _HARNESS_OPTIONS:
+    for _, attribute, keyword in _harness_options():
         value = getattr(args, attribute)
-        if value is not None:
+        if value is not None and value is not False:
             options[keyword] = _labels(value, policy) if keyword == "labels" else value
-    if args.allow_partial:
-        options["allow_partial"] = True
     source = Source(args.harness, **options)
     # Every refusal now, before anything is read; "-" has no name to give the task.
     reader_for(source, None, None, policy, [None if path == "-" else path for path in args.paths])

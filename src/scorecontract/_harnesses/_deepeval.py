@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: MIT
+"""Confident AI DeepEval: a test run, ``.deepeval/.latest_test_run.json`` or ``test_run_<ts>.json``.
+
+DeepEval writes no headline: ``metricsScores`` holds, per metric, the list
+of its ``scores`` (one per test case it measured), and counts of
+``passes``, ``fails`` and ``errors``.  The headline is the mean of those
+scores, computed as an exact fraction.  ``.latest_test_run.json`` wraps
+the run in ``{"testRunData": ...}``; a saved run is the plain object.
+"""
+
+from __future__ import annotations
+
+from .._errors import InvalidEvidence
+from ._base import Computed, Headline, Option, at, count, decode, exact, literal, load, no_such, one, shown
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .._policy import Policy
+    from ._base import Options, Trace
+
+__all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
+
+NAME = "deepeval"
+TITLE = "Confident AI DeepEval"
+FOLLOWS = "DeepEval test runs (.deepeval/.latest_test_run.json, test_run_<ts>.json), as written at commit a2e0d4c"
+
+
+def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Computed:
+    from fractions import Fraction
+
+    from .._select import check_requirements, split_records, value_problem
+
+    metric = options.text("metric")
+    trace.query = f"$['metricsScores'][?@.metric == {literal(metric)}]"
+    document, records = load(decode(raw, max_bytes), policy)
+    base = "$['testRunData']" if type(document) is dict and "testRunData" in document else "$"
+    entries = at(document, *(("testRunData",) if base != "$" else ()), "metricsScores")
+    if entries == []:
+        raise InvalidEvidence(
+            "empty-run", "DeepEval's metricsScores is empty: no metric produced a score (timed out or cancelled?)"
+        )
+    if type(entries) is not list and type(document) is dict and "testRunLink" in document:
+        raise InvalidEvidence(
+            "missing-member",
+            "this DeepEval file holds only testRunLink: logged in to Confident AI, DeepEval sent the run there "
+            "and kept no scores here; gate a test run that holds metricsScores (run without logging in, or "
+            "keep the run's results folder)",
+        )
+    if type(entries) is not list:
+        raise InvalidEvidence(
+            "not-an-object" if type(document) is not dict else "missing-member",
+            "this is not a DeepEval test run: it has no metricsScores array (DeepEval writes "
+            ".deepeval/.latest_test_run.json, or test_run_<ts>.json in a results folder)",
+        )
+    if metric not in [at(entry, "metric") for entry in entries]:
+        raise no_such("metric", metric, "--metric", "DeepEval's metricsScores", [at(e, "metric") for e in entries])
+    node = f"{base}['metricsScores'][?@.metric == {literal(metric)}]"
+    trace.query = node
+    trace.origin.append(("wrapped", base != "$"))
+    check_requirements(document, policy)
+    where, entry = one(document, node)
+    trace.path = where  # the metric's entry: a refusal of it names it in the receipt
+    listed = split_records(records, where, policy) if records else []
+    errors = count(at(entry, "errors"), f"DeepEval's errors of metric {ascii(metric)} at {where}")
+    if errors:
+        raise InvalidEvidence(
+            "grader-errors",
+            f"DeepEval's metric {ascii(metric)} errored on {errors} test case{'s' if errors != 1 else ''} "
+            f"(errors at {where}): an errored metric has no score, and a mean without it would claim too much",
+        )
+    scores = at(entry, "scores")
+    if type(scores) is not list:
+        raise InvalidEvidence("wrong-type", f"DeepEval's scores at {where} are {shown(scores)}, not a list")
+    if not scores:
+        raise InvalidEvidence("empty-run", f"DeepEval's metric {ascii(metric)} has no scores at {where}")
+    # DeepEval counts each scored test case as a pass or a fail: a list
+    # that disagrees with its own counts has lost or gained a score.
+    # Both counts are required: a string or bool count must not switch the
+    # check off (True is an int to Python, so each is read by count).
+    passes = count(at(entry, "passes"), f"DeepEval's passes of metric {ascii(metric)} at {where}")
+    fails = count(at(entry, "fails"), f"DeepEval's fails of metric {ascii(metric)} at {where}")
+    if passes + fails != len(scores):
+        raise InvalidEvidence(
+            "requirement-failed",
+            f"DeepEval's metric {ascii(metric)} at {where} has {len(scores)} scores, "
+            f"but passes + fails is {passes + fails}",
+        )
+    total = Fraction(0)
+    for index, score in enumerate(scores):
+        # Each score meets the whole numeric contract, bounds included: a
+        # mean of 1.5 and 0.2 is inside [0, 1], but neither is a score.
+        problem = value_problem(f"{where}['scores'][{index}]", score, policy)
+        if problem is not None:
+            raise InvalidEvidence(*problem)
+        total += exact(score)
+    what = f"DeepEval's mean {ascii(metric)} score over {len(scores)} test case{'s' if len(scores) != 1 else ''}"
+    return Computed(total / len(scores), what, where, policy, listed)
+
+
+HEADLINE = Headline(
+    options=(Option("metric", "the metric's name as metricsScores writes it, e.g. Answer Relevancy", needed=True),),
+    file="`.deepeval/.latest_test_run.json`, or a plain test run",
+    selects='the exact mean of metricsScores[metric == M].scores, in {"testRunData": ...} '
+    "(.deepeval/.latest_test_run.json) or in a plain test run",
+    requires="exactly one such entry (else no-match or ambiguous-selection); errors == 0 (else INVALID "
+    "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run), as many as "
+    "passes + fails, both whole numbers; every score a finite number within the policy's bounds",
+    lists="NaN and infinities outside the selected entry",
+    gate=_gate,
+    nonfinite="DeepEval writes NaN for a score its metric could not measure",
+)
+
+SAMPLES = None
