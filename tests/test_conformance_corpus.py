@@ -4,7 +4,7 @@
 Each tests/data/conformance/<harness>/manifest.json lists the files a
 generator under tools/conformance/ made a harness release write offline,
 each with its ground truth and the gates it must get.  Every gate is asked
-twice, through the command line (in-process) and through the API, and must
+twice, through the command line (in-process, ``support.run_main``) and through the API, and must
 give the verdict the evidence supports, its exit status and its reason code.
 A gate today's code gets wrong carries ``xfail`` (what it does instead): it
 is a strict xfail, so it turns red once fixed, and the marker must go.  The
@@ -22,8 +22,7 @@ from typing import Any
 import pytest
 
 from scorecontract import Policy, PolicyError, Source, evaluate, report
-from scorecontract._cli import main
-from support import ROOT, CorpusMissing
+from support import ROOT, CorpusMissing, run_main
 
 CORPUS = ROOT / "tests" / "data" / "conformance"
 EXIT = {"PASS": 0, "FAIL": 1, "INVALID": 3, "REVIEW": 4}
@@ -134,13 +133,10 @@ def api_arguments(api: object) -> tuple[str, dict[str, Any]]:
 
 
 @pytest.mark.parametrize(("folder", "name", "gate"), GATES)
-def test_gate_through_the_cli(
-    folder: Path, name: str, gate: dict[str, Any], capsysbinary: Any, monkeypatch: Any
-) -> None:
+def test_gate_through_the_cli(folder: Path, name: str, gate: dict[str, Any]) -> None:
     # Paths in argv (lm-eval's --results) are relative to the manifest.
-    monkeypatch.chdir(folder)
-    status = main([*gate["argv"], "--", name])
-    out, err = capsysbinary.readouterr()
+    done = run_main(*gate["argv"], "--", name, cwd=folder)
+    status, out, err = done.returncode, done.stdout, done.stderr
     assert b"Traceback" not in err
     found = FIRST_LINE.match(out)
     shown = (out.splitlines() or [b""])[0] + b" | " + err[-300:]
