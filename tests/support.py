@@ -7,10 +7,12 @@ This module is not a test module, so pytest does not rewrite its asserts and
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -58,3 +60,84 @@ def run_cli(
         env=environment,
         timeout=120,
     )
+
+
+def run_main(
+    *args: str,
+    stdin: bytes = b"",
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+    merge_stderr: bool = False,
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``scorecontract`` in this interpreter; the result of ``run_cli``.
+
+    ``scorecontract._cli.main(list(args))`` runs with ``sys.stdin``,
+    ``sys.stdout`` and ``sys.stderr`` replaced by UTF-8 text streams over
+    bytes, as a pipe gives a fresh interpreter on this machine; *cwd* and
+    *env* (the whole environment, as for ``run_cli``) are applied for the
+    call.  With *merge_stderr*, stderr goes into ``.stdout`` in the order
+    written, as ``2>&1`` does (every writer flushes), and ``.stderr`` is
+    empty.  Everything the call may change is put back in ``finally``: the
+    three streams, the working directory, the environment, the warnings
+    filters and the class state of ``_cli._io.Output``, so calls are
+    isolated from one another and from the test that makes them.
+
+    What needs a fresh interpreter (start-up, imported modules, ``-O``
+    or ``-OO`` other than the suite's own, real descriptors, signals, the
+    console script) uses ``run_cli`` instead.
+    """
+    from scorecontract._cli import main
+    from scorecontract._cli._io import Output
+
+    out, err = io.BytesIO(), io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding="utf-8", errors="strict", newline="\n")
+    stderr = io.TextIOWrapper(out if merge_stderr else err, encoding="utf-8", errors="strict", newline="\n")
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    saved_output = Output.stdout_lost, Output.closed
+    saved_cwd = os.getcwd()
+    saved_env = dict(os.environ)
+    saved_showwarning = warnings.showwarning
+    try:
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+        # A pipe has no terminal size: argparse's help is then $COLUMNS wide,
+        # else 80.  The suite's own stdout may be a terminal (pytest -s).
+        os.environ.setdefault("COLUMNS", "80")
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+        sys.stdout, sys.stderr = stdout, stderr
+        with warnings.catch_warnings():
+            # A fresh interpreter's filters, its warnings printed to its
+            # stderr: a test that wants stderr empty sees them too.
+            warnings.resetwarnings()
+            warnings.filterwarnings("default", category=DeprecationWarning, module="__main__")
+            for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+                warnings.filterwarnings("ignore", category=category)
+            warnings.showwarning = _show_warning
+            status = main(list(args))
+        if type(status) is not int:
+            raise TypeError(f"main() returned {status!r}, not an int")
+        stdout.flush()
+        stderr.flush()
+        return subprocess.CompletedProcess(["scorecontract", *args], status, out.getvalue(), err.getvalue())
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        Output.stdout_lost, Output.closed = saved_output
+        warnings.showwarning = saved_showwarning
+        os.chdir(saved_cwd)
+        if dict(os.environ) != saved_env:
+            os.environ.clear()
+            os.environ.update(saved_env)
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))

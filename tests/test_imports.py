@@ -674,3 +674,98 @@ def test_every_source_file_starts_with_spdx(path):
 def test_ci_script_carries_spdx():
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("#!") and lines[1] == SPDX
+
+
+# -- start-up: what a plain check loads ----------------------------------------
+
+CHECK_IMPORTS_PROBE = r"""
+import contextlib, io, json, sys
+sys.path.insert(0, sys.argv[1])
+before = set(sys.modules)
+from scorecontract._cli import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    status = main(["check", "--", sys.argv[2]])
+print(json.dumps([status, out.getvalue(), sorted(set(sys.modules) - before)]))
+"""
+
+# Exactly the package modules `scorecontract check FILE` on a score record
+# needs: parsing check's own options, the score pipeline, one result line.
+# Start-up is the cost of a release script's one-line call (the target is
+# 1.3x `python -c "import json"`, docs/performance.md), so a module joining
+# this set must be worth it; a new command (gate) or a harness adapter
+# must not join it at all.
+PLAIN_CHECK_MODULES = frozenset(
+    """
+scorecontract scorecontract._cli scorecontract._cli._check
+scorecontract._cli._check_output scorecontract._cli._deliver
+scorecontract._cli._escape scorecontract._cli._github scorecontract._cli._io
+scorecontract._cli._judgment scorecontract._cli._main
+scorecontract._cli._options scorecontract._cli._policy
+scorecontract._cli._provenance scorecontract._cli._receipt
+scorecontract._cli._verdict_line scorecontract._constants
+scorecontract._decide scorecontract._describe scorecontract._digest
+scorecontract._encoding scorecontract._errors scorecontract._evaluate
+scorecontract._policy scorecontract._provenance scorecontract._read
+scorecontract._record scorecontract._score scorecontract._select
+scorecontract._source scorecontract._strict_json scorecontract._value
+scorecontract._verdict scorecontract._version
+""".split()
+)
+
+# Standard-library modules a plain check must not load: archives (an
+# Inspect .eval log is a ZIP), hashing without a receipt, HMAC without a
+# key, argparse's help formatter's shutil, exact arithmetic, typing, TOML,
+# and the did-you-mean of a usage error.
+NOT_IN_A_PLAIN_CHECK = (
+    "zipfile",
+    "zlib",
+    "hashlib",
+    "hmac",
+    "shutil",
+    "decimal",
+    "typing",
+    "tomllib",
+    "difflib",
+    "tempfile",
+)
+
+
+@pytest.fixture(scope="module")
+def plain_check_modules():
+    # A fresh interpreter is the point: what one command line loads.
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", CHECK_IMPORTS_PROBE, str(SRC), str(FIXTURES / "pass-0.9.json")],
+        capture_output=True,
+        timeout=120,
+    )
+    if result.returncode != 0:
+        raise AssertionError(result.stderr.decode())
+    status, out, loaded = json.loads(result.stdout)
+    if status != 0 or not out.startswith("PASS "):
+        raise AssertionError(f"the probe's check did not PASS: {status} {out!r}")
+    return set(loaded)
+
+
+def test_a_plain_check_loads_exactly_its_own_modules(plain_check_modules):
+    ours = {name for name in plain_check_modules if name.split(".")[0] == "scorecontract"}
+    assert sorted(ours - PLAIN_CHECK_MODULES) == []  # loaded, and not pinned: deferred?
+    assert sorted(PLAIN_CHECK_MODULES - ours) == []  # pinned, and no longer loaded: unpin it
+
+
+def test_a_plain_check_loads_no_adapter_no_archive_no_other_command(plain_check_modules):
+    forbidden = {"scorecontract._headline", "scorecontract._samples", "scorecontract._archive"}
+    forbidden |= {f"scorecontract._cli.{name}" for name in ("_gate", "_report", "_report_output", "_sign", "_demo")}
+    forbidden |= {"scorecontract._gate", "scorecontract._report", "scorecontract._confidence"}
+    assert sorted(forbidden & plain_check_modules) == []
+    assert sorted(_top_levels(plain_check_modules) & set(NOT_IN_A_PLAIN_CHECK)) == []
+
+
+def test_the_plain_check_pin_is_not_vacuous(plain_check_modules):
+    # The probe saw the pipeline (so an empty result cannot pass), and the
+    # forbidden modules are real ones that other commands do load.
+    assert {"scorecontract._evaluate", "scorecontract._cli._check", "argparse"} <= plain_check_modules
+    import importlib.util
+
+    for name in NOT_IN_A_PLAIN_CHECK:
+        if name != "tomllib" or sys.version_info >= (3, 11):
+            assert importlib.util.find_spec(name) is not None, name

@@ -92,7 +92,7 @@ class Interval(Value):
         )
 
     def summary(self) -> str:
-        """``95% lower bound 0.665862 (n=20, SE 0.0876)``, as ``Bound.summary``.
+        """``95% lower bound 0.658476 (n=20, SE 0.0876)``, as ``Bound.summary``.
 
         The bound has six significant digits, rounded against PASS (down
         for a lower bound, up for an upper one); the standard errors three,

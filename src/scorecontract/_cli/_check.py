@@ -13,12 +13,13 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from .._evaluate import Decision
     from .._policy import Policy
     from .._select import Selection
     from .._source import Source
     from ._provenance import Provenance
 
-__all__ = ["CheckOptions", "check_options", "register"]
+__all__ = ["CheckOptions", "check_options", "register", "score_decision"]
 
 
 def register(commands: Any, epilog: str) -> None:
@@ -308,6 +309,12 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
 
         compile_query(select)  # a malformed query is configuration: exit 2 before reading
     max_bytes = byte_count("--max-bytes", args.max_bytes)
+    if args.receipt is not None:
+        from ._files import refuse_taken
+
+        # Before anything is read or printed: a taken receipt is refused
+        # as configuration, never after a verdict was announced.
+        refuse_taken((("receipt", args.receipt),))
     provenance = Provenance.from_options(
         path=args.path,
         # A judgment without a threshold still obeys the default policy's
@@ -355,42 +362,50 @@ def _unread(options: CheckOptions) -> Selection | None:
 
 
 def _run_score_check(options: CheckOptions) -> int:
-    from .._evaluate import Decision, evaluate
-    from .._policy import default_policy
     from ._deliver import deliver, read_evidence
 
-    policy = default_policy() if options.policy is None else options.policy
-    provenance = options.provenance
-    evidence: bytes | None
+    evidence: bytes | InvalidEvidence
     try:
         evidence = read_evidence(options.path, options.max_bytes)
     except InvalidEvidence as exc:
-        # Nothing complete was read (missing, unreadable, over the limit).
-        evidence = None
-        decision = Decision.invalid(exc, policy, _unread(options))
-    else:
-        # Authenticate the exact bytes read, then judge those same bytes.
-        forged = provenance.authenticate(evidence)
-        if forged is not None:
-            decision = Decision.invalid(forged, policy, _unread(options))
-        elif options.source is not None:
-            source = options.source
-            if not options.direction_stated:
-                # No direction was stated: the file's own (lm-eval's
-                # higher_is_better) decides it (perplexity passes low).
-                from .._headline import file_direction
+        evidence = exc
+    decision = score_decision(options, evidence)
+    return deliver(options, decision, None if isinstance(evidence, InvalidEvidence) else evidence, options.provenance)
 
-                stated = file_direction(evidence, source, options.max_bytes, policy)
-                if stated is not None and stated != policy.direction:
-                    policy = policy.replace(direction=stated)
-            decision = evaluate(evidence, policy=policy, max_bytes=options.max_bytes, source=source)
-        else:
-            decision = evaluate(
-                evidence,
-                policy=policy,
-                max_bytes=options.max_bytes,
-                candidate=provenance.candidate,
-                run_id=provenance.run_id,
-                select=options.select,
-            )
-    return deliver(options, decision, evidence, provenance)
+
+def score_decision(options: CheckOptions, evidence: bytes | InvalidEvidence, /) -> Decision:
+    """Decide on the score *evidence* read for *options*: its bytes, or why none were read.
+
+    The one score pipeline of ``check`` and of a ``gate``'s check gates:
+    authenticate the exact bytes read, then judge those same bytes.
+    """
+    from .._evaluate import Decision, evaluate
+    from .._policy import default_policy
+
+    policy = default_policy() if options.policy is None else options.policy
+    provenance = options.provenance
+    if isinstance(evidence, InvalidEvidence):
+        # Nothing complete was read (missing, unreadable, over the limit).
+        return Decision.invalid(evidence, policy, _unread(options))
+    forged = provenance.authenticate(evidence)
+    if forged is not None:
+        return Decision.invalid(forged, policy, _unread(options))
+    if options.source is not None:
+        source = options.source
+        if not options.direction_stated:
+            # No direction was stated: the file's own (lm-eval's
+            # higher_is_better) decides it (perplexity passes low).
+            from .._headline import file_direction
+
+            stated = file_direction(evidence, source, options.max_bytes, policy)
+            if stated is not None and stated != policy.direction:
+                policy = policy.replace(direction=stated)
+        return evaluate(evidence, policy=policy, max_bytes=options.max_bytes, source=source)
+    return evaluate(
+        evidence,
+        policy=policy,
+        max_bytes=options.max_bytes,
+        candidate=provenance.candidate,
+        run_id=provenance.run_id,
+        select=options.select,
+    )

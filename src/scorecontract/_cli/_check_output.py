@@ -22,12 +22,17 @@ if TYPE_CHECKING:
     from .._evaluate import Decision
     from .._judgment import Judgment
 
-__all__ = ["check_receipt", "result_line"]
+__all__ = ["check_receipt", "github_command", "result_line"]
 
 # How a verdict is announced to GitHub Actions.  A verdict missing here
 # (a new one) is announced as an error: announcing is not releasing, but an
 # unknown state must never look like good news.
 _GITHUB_COMMANDS = {"PASS": "notice", "FAIL": "error", "INVALID": "error", "REVIEW": "warning"}
+
+
+def github_command(verdict: str, /) -> str:
+    """The workflow command announcing *verdict*: ``notice`` for PASS, ``error`` or ``warning`` otherwise."""
+    return _GITHUB_COMMANDS.get(verdict, "error")
 
 
 def check_receipt(
@@ -107,7 +112,7 @@ def result_line(
     if format != "github":
         return line
     return workflow_command(
-        _GITHUB_COMMANDS.get(verdict, "error"),
+        github_command(verdict),
         line,
         title=f"scorecontract {state}",
         # An annotation on the evidence file itself, where there is one.
