@@ -197,9 +197,19 @@ REFUSED = [
         "bad-option",
     ),
     (
-        "check --from inspect --allow-partial",
-        ["check", "--from", "inspect", "--scorer", "s", "--metric", "m", "--allow-partial", "lm.json"],
+        "check --from deepeval --allow-partial",
+        ["check", "--from", "deepeval", "--metric", "m", "--allow-partial", "lm.json"],
         "bad-option",
+    ),
+    (
+        "check --from lm-eval --reducer",
+        ["check", "--from", "lm-eval", "--task", "t", "--metric", "m", "--reducer", "mean", "lm.json"],
+        "bad-option",
+    ),
+    (
+        "check --from inspect --scorer without --metric",
+        ["check", "--from", "inspect", "--scorer", "s", "--reducer", "mean", "lm.json"],
+        "missing-option",
     ),
     ("check --from promptfoo --metric", ["check", "--from", "promptfoo", "--metric", "score", "lm.json"], "bad-option"),
     (

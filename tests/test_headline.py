@@ -619,8 +619,8 @@ def promptfoo(stats, prompts=(), rows=None):
         ({"successes": 4, "failures": False, "errors": 0}, None, "wrong-type"),
         ({"successes": 4.0, "failures": 1, "errors": 0}, None, "wrong-type"),
         # A huge count that no row backs: not a pass rate of 1.
-        ({"successes": 10**30, "failures": 1, "errors": 0}, [{"promptIdx": 0}] * 5, "requirement-failed"),
-        ({"successes": 4, "failures": 1, "errors": 0}, [{"promptIdx": 0}] * 4, "requirement-failed"),
+        ({"successes": 10**30, "failures": 1, "errors": 0}, [{"promptIdx": 0}] * 5, "population-mismatch"),
+        ({"successes": 4, "failures": 1, "errors": 0}, [{"promptIdx": 0}] * 4, "population-mismatch"),
         ({"successes": 4, "failures": 1, "errors": 0}, {"rows": 5}, "wrong-type"),
         ({"successes": 0, "failures": 0, "errors": 3}, None, "grader-errors"),
     ],
@@ -638,7 +638,7 @@ def test_promptfoo_provider_counts_are_backed_by_that_prompts_rows():
     raw = promptfoo({"successes": 4, "failures": 0, "errors": 0}, prompts, rows)
     assert evaluate(raw, source=Source("promptfoo", provider="a")).verdict is Verdict.PASS
     refused = evaluate(raw, source=Source("promptfoo", provider="b"))
-    assert (refused.code, refused.score) == ("requirement-failed", None)
+    assert (refused.code, refused.score) == ("population-mismatch", None)
     assert "rows of promptIdx 1" in refused.message
     rows[0] = {"promptIdx": True}
     raw = promptfoo({"successes": 4, "failures": 0, "errors": 0}, prompts, rows)
@@ -715,8 +715,8 @@ def test_deepeval_scores(wrap, scores, code):
 def test_deepeval_scores_agree_with_their_counts():
     run = '{"metricsScores": [{"metric": "M", "scores": [0.9, 0.8], "passes": 3, "fails": 0, "errors": 0}]}'
     decision = evaluate(run, source=Source("deepeval", metric="M"))
-    assert decision.code == "requirement-failed"
-    assert "has 2 scores, but passes + fails is 3" in decision.message
+    assert decision.code == "population-mismatch"
+    assert "scores 2 at $['metricsScores'][0]['scores']; passes + fails 3 at $['metricsScores'][0]" in decision.message
 
 
 def test_deepeval_link_only_file_is_invalid():
@@ -970,6 +970,9 @@ def test_each_harness_has_its_documented_section_and_recipe(harness):
     body = sections[harness]
     for label in ("**Selects**", "**Requires**", "**Lists**", "**Follows**"):
         assert label in body
+    if harness in ("lm-eval", "inspect", "promptfoo", "deepeval", "openai-evals"):
+        # What its file states of the population, and what must agree.
+        assert "**Reconciles**" in body
     assert f"scorecontract check --from {harness} " in body
     # The versions the help names are the ones the page names.
     commit = load(harness).FOLLOWS.rsplit(" ", 1)[-1]
@@ -1217,8 +1220,13 @@ def test_inspect_invalidated_string_on_the_command_line(tmp_path, capsys):
 
 
 def deepeval_entry(**changes):
+    """The fixture run with its first metric's entry changed; its test cases follow the scores."""
     run = fixture_document("deepeval-latest-test-run.json")
     run["testRunData"]["metricsScores"][0].update(changes)
+    scores = changes.get("scores")
+    if type(scores) is list and len(scores) == 3:
+        for case, score in zip(run["testRunData"]["testCases"], scores):
+            case["metricsData"][0]["score"] = score
     return json.dumps(run)
 
 
@@ -1235,7 +1243,7 @@ RELEVANCY = Source("deepeval", metric="Answer Relevancy")
         ({"passes": True, "fails": 2}, "wrong-type"),
         ({"fails": 0.0}, "wrong-type"),
         ({"fails": None}, "wrong-type"),
-        ({"passes": 2}, "requirement-failed"),
+        ({"passes": 2}, "population-mismatch"),
     ],
 )
 def test_deepeval_scores_and_counts_meet_the_contract(changes, code):
@@ -1337,7 +1345,7 @@ def test_computed_adapters_honour_a_stated_refuse(harness):
         source = Source("promptfoo")
     else:
         document = fixture_document("deepeval-latest-test-run.json")
-        document["testRunData"]["testCases"] = [{"metricsData": [{"score": float("nan")}]}]
+        document["testRunData"]["testCases"][0]["evaluationCost"] = float("nan")
         source = RELEVANCY
     raw = json.dumps(document)
     assert evaluate(raw, source=source, threshold=0.8).verdict is Verdict.PASS
@@ -1541,28 +1549,28 @@ COUNTED = [
         promptfoo({"successes": 5, "failures": 0, "errors": 0}, rows=promptfoo_rows(0, 5)),
         "promptfoo",
         {},
-        "requirement-failed",
+        "population-mismatch",
     ),
     (
         "promptfoo provider 5 passes, every row success false",
         promptfoo({"successes": 5, "failures": 0, "errors": 0}, PROVIDER_A, promptfoo_rows(0, 5)),
         "promptfoo",
         {"provider": "a"},
-        "requirement-failed",
+        "population-mismatch",
     ),
     (
         "promptfoo 1 success of 5, every row success true",
         promptfoo({"successes": 1, "failures": 4, "errors": 0}, rows=promptfoo_rows(5)),
         "promptfoo",
         {},
-        "requirement-failed",
+        "population-mismatch",
     ),
     (
         "promptfoo errors allowed, rows that are failures",
         promptfoo({"successes": 4, "failures": 0, "errors": 1}, rows=promptfoo_rows(4, 1)),
         "promptfoo",
         {"allow_errors": True},
-        "requirement-failed",
+        "population-mismatch",
     ),
     (
         "promptfoo success true on an error row is an error",
@@ -1572,7 +1580,7 @@ COUNTED = [
         ),
         "promptfoo",
         {},
-        "requirement-failed",
+        "population-mismatch",
     ),
     (
         "promptfoo rows that agree",

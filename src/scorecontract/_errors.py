@@ -57,14 +57,15 @@ REASONS = {
     "requirement-failed": "a requirement (--require, the policy key require) does not hold on the document",
     "unanswerable-query": "a query or requirement cannot be answered on this document within the engine's limits",
     # Harness adapters (docs/harnesses.md): what a harness says about its run.
-    "partial-run": "the harness ran part of the task (lm-eval --limit: n-samples effective < original)",
-    "grader-errors": "the harness reports errored tests or metrics (promptfoo errors, DeepEval errors > 0)",
+    "partial-run": "the harness covered part of its population (a limit, a selection, a cancelled run) and --allow-partial was not given",
+    "grader-errors": "the harness reports errored tests, metrics or graders (promptfoo errors and graderError, DeepEval errors > 0)",
     "empty-run": "the harness scored nothing: zero tests, a count-0 stat, an empty score list",
+    "value-mismatch": "the harness's file states one value twice and the two differ (a HELM mean against its sum / count)",
     # Trial reports (docs/reports.md).
     "bad-trial-id": "a trial record's trial_id is not a non-empty string, or a selected id member is not a string or integer",
     "not-scheduled": "a trial record names a trial outside the declared population",
     "missing-evidence": "a report's scheduled trials lack valid evidence (INVALID, or REVIEW with a review owner)",
-    "population-mismatch": "a report's file names more distinct trials than --scheduled declares, or its baseline other trials",
+    "population-mismatch": "counts of one population disagree: a harness's own (completed, scored, rows, ...), or a report's trials against --scheduled or its baseline",
     "population-unknown": "under a bare --scheduled count, an observation names no readable trial id (give a manifest)",
     "insufficient-trials": "a confidence bound the trials cannot support: n = 1, zero variance or one cluster",
     "unknown-label": "a per-sample score is a string outside the closed --labels map (never 0.0)",

@@ -239,7 +239,7 @@ def adapter_help(name: str, width: int = 78) -> str:
     lines = [
         f"usage: scorecontract check --from {name} {takes} [policy options] PATH".replace("  ", " "),
         "",
-        f"Gate the headline of the results file {name} writes (docs/harnesses.md).",
+        f"Gate the headline of {module.TITLE}'s own file: {adapter.file.replace('`', '')} (docs/harnesses.md).",
         "",
     ]
     for label, text in rows:

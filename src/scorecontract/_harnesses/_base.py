@@ -380,9 +380,7 @@ def reconcile(
         raise InvalidEvidence("missing-member", f"{harness}'s file says nowhere how many {unit} its headline stands on")
     basis = "; ".join(map(repr, covered))
     if len({count.value for count in covered}) > 1:
-        raise InvalidEvidence(
-            "population-mismatch", f"{harness}'s counts of the {unit} its headline stands on disagree: {basis}"
-        )
+        raise InvalidEvidence("population-mismatch", f"{harness}'s counts of its {unit} disagree: {basis}")
     number = covered[0].value
     for count in counts:
         if count.role in ("declared", "selected", "scheduled") and count.value < number:

@@ -11,7 +11,23 @@ the run in ``{"testRunData": ...}``; a saved run is the plain object.
 from __future__ import annotations
 
 from .._errors import InvalidEvidence
-from ._base import Computed, Headline, Option, at, count, decode, exact, literal, load, no_such, one, shown
+from ._base import (
+    ABSENT,
+    Computed,
+    Count,
+    Headline,
+    Option,
+    at,
+    count,
+    decode,
+    exact,
+    literal,
+    load,
+    no_such,
+    one,
+    reconcile,
+    shown,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -79,12 +95,12 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     # check off (True is an int to Python, so each is read by count).
     passes = count(at(entry, "passes"), f"DeepEval's passes of metric {ascii(metric)} at {where}")
     fails = count(at(entry, "fails"), f"DeepEval's fails of metric {ascii(metric)} at {where}")
-    if passes + fails != len(scores):
-        raise InvalidEvidence(
-            "requirement-failed",
-            f"DeepEval's metric {ascii(metric)} at {where} has {len(scores)} scores, "
-            f"but passes + fails is {passes + fails}",
-        )
+    counts = [
+        Count(len(scores), "scores", f"{where}['scores']", "covered"),
+        Count(passes + fails, "passes + fails", where, "covered"),
+    ]
+    cases = _cases(document, base, metric, counts)
+    reconcile(counts, harness="DeepEval", unit=f"test cases of metric {ascii(metric)}", allow_partial=False)
     total = Fraction(0)
     for index, score in enumerate(scores):
         # Each score meets the whole numeric contract, bounds included: a
@@ -93,8 +109,75 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         if problem is not None:
             raise InvalidEvidence(*problem)
         total += exact(score)
+    if cases is not None:
+        _agree(scores, passes, cases, metric, where)
     what = f"DeepEval's mean {ascii(metric)} score over {len(scores)} test case{'s' if len(scores) != 1 else ''}"
     return Computed(total / len(scores), what, where, policy, listed)
+
+
+def _cases(document: object, base: str, metric: str, counts: list[Count]) -> list[tuple[str, object]] | None:
+    """The results of *metric* in the test cases beside metricsScores, (path, metricsData entry).
+
+    Adds to *counts* the test cases measured by the metric, one per case:
+    DeepEval merges two metrics that share a name into one metricsScores
+    entry, whose scores then outnumber the test cases (8 for 4).  None when
+    the file holds no testCases.
+    """
+    keys = ("testRunData",) if base != "$" else ()
+    found: list[tuple[str, object]] = []
+    measured = 0
+    listed = False
+    for member in ("testCases", "conversationalTestCases"):
+        cases = at(document, *keys, member)
+        if cases is ABSENT or cases is None:
+            continue
+        if type(cases) is not list:
+            raise InvalidEvidence("wrong-type", f"DeepEval's {member} is {shown(cases)}, not a list")
+        listed = True
+        for index, case in enumerate(cases):
+            data = at(case, "metricsData")
+            entries = [
+                (f"{base}[{literal(member)}][{index}]['metricsData'][{number}]", item)
+                for number, item in enumerate(data if type(data) is list else [])
+                if at(item, "name") == metric
+            ]
+            if len(entries) > 1:
+                raise InvalidEvidence(
+                    "population-mismatch",
+                    f"DeepEval's test case at {base}[{literal(member)}][{index}] holds {len(entries)} metrics named "
+                    f"{ascii(metric)}: DeepEval merges metrics that share a name into one metricsScores entry, with "
+                    "more scores than test cases; give each metric its own name",
+                )
+            measured += bool(entries)
+            found += entries
+    if not listed:
+        return None
+    counts.append(Count(measured, "test cases measured by it", f"{base}['testCases']", "covered"))
+    return found
+
+
+def _agree(scores: list[object], passes: int, cases: list[tuple[str, object]], metric: str, where: str) -> None:
+    """Refuse metricsScores that the test cases beside it contradict: other scores, other passes."""
+    import math
+
+    written = [at(item, "score") for _, item in cases]
+    both = [*written, *scores]
+    # NaN and infinities stand as floats here: the contract refused them in
+    # the scores already, and a test case's one is not a score to compare.
+    if all(type(score) in (int, float) and math.isfinite(score) for score in both):  # type: ignore[arg-type]
+        if sorted(map(exact, scores)) != sorted(map(exact, written)):
+            raise InvalidEvidence(
+                "value-mismatch",
+                f"DeepEval's scores of metric {ascii(metric)} at {where} are not the scores its test cases hold "
+                f"(testCases[].metricsData[name == {ascii(metric)}].score, the first at {cases[0][0]})",
+            )
+    succeeded = sum(1 for _, item in cases if at(item, "success") is True)
+    if all(type(at(item, "success")) is bool for _, item in cases) and succeeded != passes:
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"DeepEval's passes of metric {ascii(metric)} at {where} is {passes}, but {succeeded} of its test "
+            "cases say success",
+        )
 
 
 HEADLINE = Headline(
@@ -103,8 +186,10 @@ HEADLINE = Headline(
     selects='the exact mean of metricsScores[metric == M].scores, in {"testRunData": ...} '
     "(.deepeval/.latest_test_run.json) or in a plain test run",
     requires="exactly one such entry (else no-match or ambiguous-selection); errors == 0 (else INVALID "
-    "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run), as many as "
-    "passes + fails, both whole numbers; every score a finite number within the policy's bounds",
+    "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run); the scores, passes + "
+    "fails and the test cases the metric measured agree (two metrics of one name: INVALID population-mismatch), and "
+    "the scores and passes are the test cases' (else INVALID value-mismatch); every score a finite number within "
+    "the policy's bounds",
     lists="NaN and infinities outside the selected entry",
     gate=_gate,
     nonfinite="DeepEval writes NaN for a score its metric could not measure",

@@ -58,7 +58,7 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "inspect"
 TITLE = "UK AISI Inspect AI"
-FOLLOWS = "Inspect AI logs version 1 (2024) and 2, .json and .eval, as the writer stands at commit 499e615"
+FOLLOWS = "inspect-ai 0.3.285 logs (results.headline, logged_samples, early_stopping) and log versions 1 and 2, .json and .eval, as the writer stands at commit 499e615"
 
 # The local file header signature of a ZIP (APPNOTE.TXT section 4.3.7): an
 # Inspect .eval log.  A .json log starts with "{" (after whitespace).
@@ -117,7 +117,7 @@ def _facts(log: object) -> tuple[int, list[str]]:
         )
     if at(log, "error") is not ABSENT:
         raise InvalidEvidence(
-            "requirement-failed", f"the Inspect log's status is {shown(status)} but it holds an error: which is true?"
+            "requirement-failed", f"the Inspect log's status is {ascii(status)} but it holds an error: which is true?"
         )
     # Inspect writes invalidated as a bool, or leaves it out: anything else
     # (the string "true", null, 1) is not "not invalidated", and a test that
@@ -244,7 +244,7 @@ def _scores(document: object, scorer: str | None, metric: str | None, reducer: s
     if not scores:
         raise InvalidEvidence(
             "empty-run",
-            f"the Inspect log's status is {shown(at(document, 'status'))} but results.scores is empty: no scorer "
+            f"the Inspect log's status is {ascii(at(document, 'status'))} but results.scores is empty: no scorer "
             "produced a metric",
         )
     headline = at(document, "results", "headline")
@@ -356,9 +356,10 @@ HEADLINE = Headline(
     file="an Inspect log, `.json` or `.eval`",
     selects="log version 2: results.scores[name == S].metrics[M].value; version 1: results.metrics[M].value; "
     "in a .json log, or in the member header.json of a .eval ZIP log",
-    requires='status == "success" and no error member; invalidated absent or false; results.scores non-empty (else '
-    "INVALID empty-run); completed_samples == total_samples; the scorer's unscored_samples == 0 where present; "
-    "version 1: results.scorer.name == S",
+    requires='status "success" (or "cancelled", a partial run) and no error member; invalidated absent or false; '
+    "results.scores non-empty (else INVALID empty-run); eval.dataset.samples x epochs, the limit or sample_id, "
+    "total_samples, completed_samples and the score's scored_samples agree (else INVALID population-mismatch; a "
+    "selection of the dataset or a cancel is partial-run unless --allow-partial); version 1: results.scorer.name == S",
     lists="NaN and infinities outside the headline (NaN marks an unscored sample)",
     gate=_gate,
     nonfinite="Inspect writes NaN for a metric over no scored sample",

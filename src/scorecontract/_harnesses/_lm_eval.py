@@ -54,16 +54,72 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "lm-eval"
 TITLE = "EleutherAI lm-evaluation-harness"
-FOLLOWS = "lm-evaluation-harness 0.4 results_<date>.json, as its writer stands at commit 4e7e0d4"
+FOLLOWS = "lm-evaluation-harness 0.4.13 results_<date>.json and samples_<task>_<date>.jsonl, as its writer stands at commit 4e7e0d4"
 
 # lm-eval's sample file name: samples_<task>_<date id>.jsonl, the date id
 # as EvaluationTracker writes it (datetime.now().isoformat() with ':' as '-').
 _SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_\d{4}-\d{2}-\d{2}T[0-9.\-]+\.jsonl")
 
 
+# The direction of the metrics lm-eval registers (lm_eval/api/metrics.py,
+# register_metric higher_is_better), and of the error measures task files
+# define.  ter is left out: lm-eval registers it higher_is_better although
+# a translation edit rate is better low, so neither direction is known.
+KNOWN_DIRECTIONS = {
+    "acc": "higher",
+    "acc_norm": "higher",
+    "acc_mutual_info": "higher",
+    "acc_bytes": "higher",
+    "acc_all": "higher",
+    "exact_match": "higher",
+    "f1": "higher",
+    "mcc": "higher",
+    "bleu": "higher",
+    "chrf": "higher",
+    "perplexity": "lower",
+    "word_perplexity": "lower",
+    "byte_perplexity": "lower",
+    "bits_per_byte": "lower",
+    "brier_score": "lower",
+    "mae": "lower",
+    "mse": "lower",
+    "rmse": "lower",
+}
+
+
 def direction(document: object, options: Options) -> str | None:
-    """``"higher"`` or ``"lower"`` as higher_is_better says, or None if it is silent."""
-    return _stated(document, options.text("task"), options.text("metric"))
+    """The direction to follow when the caller states none: the file's, where the metric's is known to agree.
+
+    A file may not choose the direction of its own comparison: lm-eval's
+    higher_is_better is followed only when it agrees with the direction
+    the metric is known to have (``KNOWN_DIRECTIONS``).  One that
+    contradicts it (``higher_is_better: false`` on acc, which would pass
+    an accuracy of 0.1) is refused, naming both; one of a metric whose
+    direction is not known is not followed, so the caller's direction
+    (higher, unstated) meets it and is refused unless the caller states it.
+    """
+    return settled(
+        _stated(document, options.text("task"), options.text("metric")), options.text("metric"), options.text("task")
+    )
+
+
+def settled(stated: str | None, metric: str, task: str) -> str | None:
+    """*stated*, the file's direction of *metric*, if the metric's known direction agrees; see ``direction``."""
+    if stated is None:
+        return None
+    name = metric.split(",", 1)[0]
+    known = KNOWN_DIRECTIONS.get(name)
+    if known is None:
+        return None
+    if stated != known:
+        raise PolicyError(
+            "option-conflict",
+            f"lm-eval marks {ascii(name)} of {ascii(task)} {stated} is better (higher_is_better "
+            f"{'true' if stated == 'higher' else 'false'}), but {ascii(name)} is {known} is better: a file may "
+            f"not choose the direction of its own comparison; state it (--direction {known}, or --direction "
+            f"{stated} if that is meant)",
+        )
+    return stated
 
 
 def _stated(document: object, task: str, metric: str) -> str | None:
@@ -291,10 +347,11 @@ HEADLINE = Headline(
     ),
     file="`results_<date>.json`",
     selects="results[T][M], M the key as written in the results file (acc,none; exact_match,strict-match)",
-    requires="n-samples[T].effective == original (else INVALID partial-run, a --limit run; --allow-partial "
-    "gates it anyway), for a group T that of every task group_subtasks lists under it; the direction of "
-    "higher_is_better[T][metric name] where present (a --direction or policy that disagrees exits 2; with "
-    "neither, the file's direction is taken)",
+    requires="T in results and M beside it; every count of T's documents agrees (n-samples original and "
+    "effective, sample_len, config.limit; for a group, those of its tasks and its sample_count), else INVALID "
+    "population-mismatch; fewer documents than the task has, a limit or a nanmean is INVALID partial-run unless "
+    "--allow-partial; higher_is_better is followed only where --direction or the metric's known direction agrees "
+    "(else exit 2)",
     lists='NaN and infinities outside the headline (NaN stderrs); the "N/A" stderrs of T, in source.not_numbers',
     gate=_gate,
     nonfinite="lm-eval writes NaN or Infinity when per-document values were (unparsable answers)",
@@ -395,11 +452,12 @@ class _Reader(SampleReader):
 
             data = read_file(os.fspath(self.results), max_bytes, what="lm-eval results file")  # type: ignore[call-overload]
             document, _ = load_with_codes(data, max_bytes, self.policy.exact)
-            return _stated(document, self.task, self.metric)
+            stated = _stated(document, self.task, self.metric)
         except Exception:
             # report() reads the same bytes next and turns any fault into an
             # INVALID report; a guess of the direction must not crash first.
             return None
+        return settled(stated, self.metric, self.task)
 
     def population(self, max_bytes: int) -> int | None:
         """``n-samples[task].effective`` times the filters the results file reports the metric under."""

@@ -10,7 +10,7 @@ writes no ``final_report``.
 from __future__ import annotations
 
 from .._errors import InvalidEvidence
-from ._base import Headline, Option, Selected, at, decode, load, no_such, path
+from ._base import ABSENT, Count, Headline, Option, Selected, at, count, decode, load, no_such, path, reconcile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "openai-evals"
 TITLE = "openai/evals oaieval"
-FOLLOWS = "openai/evals oaieval record logs (evals/record.py), as written at commit 4bfc1f5"
+FOLLOWS = "evals 3.0.1.post1 oaieval record logs (evals/record.py, --max_samples in the spec line), as written at commit 4bfc1f5"
 
 
 def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Selected:
@@ -29,6 +29,8 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     trace.query = query
     text = decode(raw, max_bytes)
     found: list[tuple[int, object, list[tuple[str, str]]]] = []
+    spec: tuple[int, object] | None = None
+    matches: list[tuple[int, object]] = []
     elsewhere = 0
     first_elsewhere: tuple[int, str, str] | None = None
     # str.splitlines() would also split at U+2028, U+0085 and form feeds,
@@ -43,6 +45,10 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         if type(document) is dict and "final_report" in document:
             found.append((number, document, records))
         else:
+            if type(document) is dict and "spec" in document and spec is None:
+                spec = (number, document)
+            elif type(document) is dict and document.get("type") == "match":
+                matches.append((number, document))
             if records and first_elsewhere is None:
                 first_elsewhere = (number, records[0][0], records[0][1])
             elsewhere += len(records)
@@ -71,15 +77,77 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         )
     if elsewhere:
         trace.origin.append(("nonfinite_on_other_lines", elsewhere))
+    notes = _coverage(spec, matches, options.switch("allow_partial"))
+    if notes:
+        trace.origin.append(("partial", notes[0]))
+    if metric == "accuracy":
+        _accuracy(document, number, matches)
     return Selected(document, records, query, policy)
 
 
+def _coverage(spec: tuple[int, object] | None, matches: list[tuple[int, object]], allow: bool) -> list[str]:
+    """Reconcile the match events with the run's --max_samples (the spec line's run_config).
+
+    oaieval --max_samples evaluates the first N samples of the shuffled
+    dataset (evals/eval.py _index_samples) and records N in the spec: the
+    log does not say how many the dataset has, so a run with N as many
+    events as it selected covered a part, unless --allow-partial.
+    """
+    counts: list[Count] = []
+    if matches:
+        first, last = matches[0][0], matches[-1][0]
+        counts.append(Count(len(matches), "match events", f"lines {first} to {last}", "covered"))
+    if spec is not None:
+        line, document = spec
+        limit = at(document, "spec", "run_config", "max_samples")
+        if limit is not ABSENT and limit is not None:
+            where = f"line {line}, $['spec']['run_config']['max_samples']"
+            counts.append(
+                Count(count(limit, f"openai/evals' max_samples on line {line}"), "max_samples", where, "selected")
+            )
+    if not any(count.role == "covered" for count in counts):
+        if any(count.role == "selected" for count in counts) and not allow:
+            raise InvalidEvidence(
+                "partial-run",
+                f"openai/evals ran a selection ({counts[0]!r}) of a dataset whose size the log does not say; "
+                "pass --allow-partial to gate a partial run",
+            )
+        return []
+    return reconcile(counts, harness="openai/evals", unit="samples", allow_partial=allow)[1]
+
+
+def _accuracy(document: object, number: int, matches: list[tuple[int, object]]) -> None:
+    """Refuse an accuracy that its own match events contradict.
+
+    A match eval's final_report accuracy is evals.metrics.get_accuracy of
+    its match events: the share of them with data.correct true, in floats.
+    """
+    accuracy = at(document, "final_report", "accuracy")
+    if not matches or type(accuracy) not in (int, float):
+        return
+    correct = [at(event, "data", "correct") for _, event in matches]
+    if not all(type(flag) is bool for flag in correct):
+        return
+    computed = sum(1 for flag in correct if flag) / len(correct)
+    if abs(computed - accuracy) > 1e-9:  # type: ignore[operator]
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"the final_report on line {number} says accuracy {accuracy!r}, but its {len(correct)} match events "
+            f"say {sum(1 for flag in correct if flag)} correct, {computed!r}",
+        )
+
+
 HEADLINE = Headline(
-    options=(Option("metric", "the member of final_report", default="accuracy"),),
+    options=(
+        Option("metric", "the member of final_report", default="accuracy"),
+        Option("allow_partial", "gate a run of a selection of its samples (oaieval --max_samples)"),
+    ),
     file="an `oaieval` record log (JSON Lines)",
     selects="final_report[M] of the one JSON Lines line holding final_report",
     requires="exactly one line holding final_report (two are INVALID ambiguous-selection); every line strict "
-    "JSON; a finite value (no events writes NaN: INVALID)",
+    "JSON; a finite value (no events writes NaN: INVALID); the match events agree with the spec's max_samples (a "
+    "selection is partial-run unless --allow-partial); accuracy is the share of correct match events (else INVALID "
+    "value-mismatch)",
     lists="NaN and infinities elsewhere on the final_report line; those on other lines are counted "
     '(a policy stating nonfinite_elsewhere "refuse" refuses both)',
     gate=_gate,
