@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         receipt: str | None
         keep_evidence: str | None
 
+
 __all__ = ["deliver", "read_evidence"]
 
 

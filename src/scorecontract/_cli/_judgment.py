@@ -14,7 +14,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-
     from typing import Protocol
 
     from .._judgment import Judgment
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
         receipt: str | None
         keep_evidence: str | None
         provenance: Provenance
+
 
 __all__ = ["add_arguments", "judgment_decision", "judgment_policy", "run_judgment_check"]
 
