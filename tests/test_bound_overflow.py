@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from support import run_main
 
 from scorecontract import Policy, Verdict, loads, report
+from support import run_main
 
 
 def trials(scores):

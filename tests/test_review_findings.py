@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support import CorpusMissing, run_main
 
 from scorecontract import Policy, Source, Verdict, evaluate
+from support import CorpusMissing, run_main
 
 REVIEW = Path(__file__).parent / "data" / "review"
 
