@@ -15,7 +15,7 @@ import zipfile
 
 import pytest
 
-from scorecontract import Policy, PolicyError, Source, Verdict, evaluate, loads
+from scorecontract import InvalidEvidence, Policy, PolicyError, Source, Verdict, evaluate, loads
 from scorecontract._cli import main
 from scorecontract._harnesses import load
 from scorecontract._headline import adapter_help
@@ -1698,12 +1698,22 @@ def test_promptfoo_check_and_report_classify_a_row_alike():
         {"success": False, "failureReason": 2},
         {"success": False, "failureReason": 1},
         {"success": "true"},  # not a pass
-        {"success": True, "failureReason": "2"},  # not an error: a pass
         [],
         None,
     ]
-    assert promptfoo_tally(rows) == (2, 4, 2)
+    assert promptfoo_tally(rows) == (1, 4, 2)
     assert promptfoo_tally([]) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("reason", [2.0, "2", True, [2]], ids=["float", "string", "bool", "list"])
+def test_a_promptfoo_failure_reason_that_is_not_0_1_or_2_is_invalid(reason):
+    # An outside review: error rows written as 2.0, with the stats moved to
+    # failures, passed a low threshold without --allow-errors.
+    from scorecontract._harnesses._promptfoo import tally as promptfoo_tally
+
+    with pytest.raises(InvalidEvidence) as info:
+        promptfoo_tally([{"success": True, "failureReason": 0}, {"success": False, "failureReason": reason}])
+    assert info.value.code == "wrong-type"
 
 
 # -- messages that get a user unstuck (issue 20, part 5) -----------------------------------------------

@@ -180,11 +180,18 @@ def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
         where = path("results", "logged_samples")
         counts.append(Count(count(logged, "the Inspect log's logged_samples"), "logged_samples", where, "scheduled"))
     samples = at(log, "eval", "dataset", "samples")
-    if type(samples) is int and samples >= 0:
+    if samples is not ABSENT and samples is not None:
+        # Stated, it must be a count: 1000.0, "1000" or -1 skipped here let a
+        # run of 4 of 1000 samples pass as whole (an outside review).
+        declared = count(samples, "the Inspect log's eval.dataset.samples")
         where = path("eval", "dataset", "samples")
-        counts.append(Count(samples * epochs, f"eval.dataset.samples{times}", where, "declared"))
+        counts.append(Count(declared * epochs, f"eval.dataset.samples{times}", where, "declared"))
     ids = at(log, "eval", "dataset", "sample_ids")
-    if type(ids) is list:
+    if ids is not ABSENT and ids is not None:
+        if type(ids) is not list:
+            raise InvalidEvidence(
+                "wrong-type", f"the Inspect log's eval.dataset.sample_ids is {json_kind(ids)}, not a list"
+            )
         where = path("eval", "dataset", "sample_ids")
         counts.append(Count(len(ids) * epochs, f"eval.dataset.sample_ids{times}", where, "scheduled"))
     limit = at(log, "eval", "config", "limit")

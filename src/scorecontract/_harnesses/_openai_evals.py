@@ -127,7 +127,13 @@ def _accuracy(document: object, number: int, matches: list[tuple[int, object]]) 
         return
     correct = [at(event, "data", "correct") for _, event in matches]
     if not all(type(flag) is bool for flag in correct):
-        return
+        # evals writes data.correct as a bool; anything else would switch the
+        # check off (one "false" string let an accuracy of 0.8 read 1.0).
+        raise InvalidEvidence(
+            "wrong-type",
+            f"a match event on the record log has data.correct that is not true or false; "
+            f"the final_report on line {number} cannot be checked against its events",
+        )
     computed = sum(1 for flag in correct if flag) / len(correct)
     if abs(computed - accuracy) > 1e-9:  # type: ignore[operator]
         raise InvalidEvidence(
