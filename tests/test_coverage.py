@@ -170,7 +170,7 @@ def test_inspect_epochs_multiply_the_dataset_and_a_reducer_the_scored_samples():
     assert evaluate(json.dumps(log), source=MATCH).code == "population-mismatch"
 
 
-def test_several_scores_of_one_name_are_chosen_by_reducer_or_the_headline():
+def test_several_scores_of_one_name_are_chosen_by_the_callers_reducer():
     log = json.loads(inspect_log(10, 10))
     mean = log["results"]["scores"][0]
     best = json.loads(json.dumps(mean))
@@ -185,8 +185,10 @@ def test_several_scores_of_one_name_are_chosen_by_reducer_or_the_headline():
     unknown = evaluate(raw, source=Source("inspect", scorer="match", metric="accuracy", reducer="median"))
     assert unknown.code == "no-match" and "(--reducer)" in unknown.message
     log["results"]["headline"] = {"scorer": "match", "score": "match", "metric": "accuracy", "reducer": "max"}
-    assert evaluate(json.dumps(log), source=MATCH).score == 0.2  # Inspect's own choice among them
-    assert evaluate(json.dumps(log), source="inspect").score == 0.2  # no --scorer, no --metric: the headline
+    # The file's own headline may not choose for a caller who named the score...
+    assert evaluate(json.dumps(log), source=MATCH).code == "ambiguous-selection"
+    # ...but is what a caller who named nothing asked for.
+    assert evaluate(json.dumps(log), source="inspect").score == 0.2
 
 
 def test_without_scorer_and_metric_a_log_without_a_headline_is_configuration():
@@ -327,43 +329,34 @@ def test_a_file_may_not_choose_the_direction_of_its_own_comparison(tmp_path, cap
     document["higher_is_better"]["t"]["acc"] = False
     path = tmp_path / f"results_{DATE}.json"
     path.write_text(json.dumps(document))
-    status, _, err = run(["check", "--from", "lm-eval", "--task", "t", "--metric", "acc,none", "--", str(path)], capsys)
-    assert status == 2
-    assert (
-        "option-conflict" in err
-        and "lower is better (higher_is_better false)" in err
-        and "'acc' is higher is better" in err
-    )
-    with pytest.raises(PolicyError) as caught:
-        evaluate(json.dumps(document), source=TASK)
-    assert caught.value.code == "option-conflict"
+    status, out, _ = run(["check", "--from", "lm-eval", "--task", "t", "--metric", "acc,none", "--", str(path)], capsys)
+    assert status == 3
+    assert out.startswith("INVALID direction-conflict: ")
+    assert "lower is better (higher_is_better false), but 'acc' is higher is better" in out
+    decision = evaluate(json.dumps(document), source=TASK)
+    assert decision.code == "direction-conflict"
     # A direction the caller states is followed: here the file agrees with it.
     status, out, _ = run(
         ["check", "--from", "lm-eval", "--task", "t", "--metric", "acc,none", "--direction", "lower", "--", str(path)],
         capsys,
     )
     assert status == 0 and "(lower is better)" in out
-    # A metric whose direction is known agrees with the file: followed.
+    # A metric whose direction is known is gated by it, whatever the file says or not.
     perplexity = json.loads(lm_eval(metric="word_perplexity,none", value=12.0))
     perplexity["higher_is_better"]["t"]["word_perplexity"] = False
-    path.write_text(json.dumps(perplexity))
-    argv = [
-        "check",
-        "--from",
-        "lm-eval",
-        "--task",
-        "t",
-        "--metric",
-        "word_perplexity,none",
-        "--threshold",
-        "20",
-        "--min",
-        "1",
-        "--max",
-        "none",
-    ]
-    status, out, _ = run([*argv, "--", str(path)], capsys)
-    assert status == 0 and "(lower is better)" in out
+    argv = ["check", "--from", "lm-eval", "--task", "t", "--metric", "word_perplexity,none"]
+    argv += ["--threshold", "20", "--min", "1", "--max", "none"]
+    for stated in (False, None, True):
+        if stated is None:
+            del perplexity["higher_is_better"]["t"]["word_perplexity"]
+        else:
+            perplexity["higher_is_better"]["t"]["word_perplexity"] = stated
+        path.write_text(json.dumps(perplexity))
+        status, out, _ = run([*argv, "--", str(path)], capsys)
+        if stated is True:  # the file says higher: refused, never followed
+            assert status == 3 and out.startswith("INVALID direction-conflict"), out
+        else:
+            assert status == 0 and "(lower is better)" in out, out
     # An unknown metric's direction is the caller's to state.
     custom = json.loads(lm_eval(metric="loss,none", value=0.2))
     custom["higher_is_better"]["t"]["loss"] = False
@@ -371,7 +364,7 @@ def test_a_file_may_not_choose_the_direction_of_its_own_comparison(tmp_path, cap
     status, _, err = run(
         ["check", "--from", "lm-eval", "--task", "t", "--metric", "loss,none", "--", str(path)], capsys
     )
-    assert status == 2 and "--direction lower" in err
+    assert status == 2 and "option-conflict" in err and "--direction lower" in err
 
 
 def test_report_from_lm_eval_follows_the_same_direction_rule(tmp_path, capsys):
@@ -385,11 +378,11 @@ def test_report_from_lm_eval_follows_the_same_direction_rule(tmp_path, capsys):
     results_path.write_text(json.dumps(results))
     samples = tmp_path / f"samples_gsm_{DATE}.jsonl"
     samples.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    status, _, err = run(
-        ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", str(results_path), "--", str(samples)],
-        capsys,
-    )
-    assert status == 2 and "a file may not choose the direction" in err
+    argv = ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", str(results_path)]
+    status, out, _ = run([*argv, "--", str(samples)], capsys)
+    assert status == 3 and out.startswith("INVALID direction-conflict: ")
+    result = report(str(samples), source=Source("lm-eval", metric="acc", results=str(results_path)))
+    assert result.code == "direction-conflict"
 
 
 # -- openai/evals ----------------------------------------------------------------------------------

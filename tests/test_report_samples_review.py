@@ -410,8 +410,8 @@ def test_report_from_lm_eval_adopts_the_results_files_direction(tmp_path, optimi
     policy.write_text(json.dumps({"version": "p-1", "threshold": 0.8, "exact": False}))
     refused = run_cli(*argv, "--policy", str(policy), samples, optimize=optimize)
     assert refused.returncode == 2 and b"option-conflict" in refused.stderr
-    # Without --results the policy's direction stands.
-    assert run_cli("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 0
+    # Without --results the metric's known direction stands: mae is better low.
+    assert run_cli("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 1
     # An unreadable results file is INVALID, not a crash while guessing the direction.
     Path(results).write_text("{")
     assert run_cli(*argv, samples, optimize=optimize).returncode == 3

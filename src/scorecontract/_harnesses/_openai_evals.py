@@ -77,6 +77,21 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         )
     if elsewhere:
         trace.origin.append(("nonfinite_on_other_lines", elsewhere))
+    invalid = at(document, "final_report", "counts/__invalid__")
+    if (
+        invalid is not ABSENT
+        and count(invalid, f"counts/__invalid__ on line {number}")
+        and not options.switch("allow_errors")
+    ):
+        # A model-graded eval records a grader reply that is no choice as
+        # __invalid__ and scores it as the lowest choice (evals
+        # elsuite/modelgraded): a score over replies no grader gave.
+        raise InvalidEvidence(
+            "grader-errors",
+            f"the final_report on line {number} counts {invalid} grader repl{'ies' if invalid != 1 else 'y'} that "
+            "were no grade (counts/__invalid__), which openai/evals scored as the lowest choice; pass --allow-errors "
+            "to gate the score anyway",
+        )
     notes = _coverage(spec, matches, options.switch("allow_partial"))
     if notes:
         trace.origin.append(("partial", notes[0]))
@@ -141,6 +156,7 @@ HEADLINE = Headline(
     options=(
         Option("metric", "the member of final_report", default="accuracy"),
         Option("allow_partial", "gate a run of a selection of its samples (oaieval --max_samples)"),
+        Option("allow_errors", "gate a model-graded run whose grader gave replies that were no grade"),
     ),
     file="an `oaieval` record log (JSON Lines)",
     selects="final_report[M] of the one JSON Lines line holding final_report",
