@@ -636,3 +636,46 @@ def test_check_and_report_cannot_disagree_about_one_file(raw, check_source, repo
     reported = report(raw.encode(), source=report_source)
     assert checked.verdict is Verdict.INVALID and reported.verdict is Verdict.INVALID
     assert checked.code == reported.code
+
+
+# -- per-sample reports of DeepEval and openai/evals ------------------------------------------------
+
+
+def test_report_from_deepeval_reads_each_test_case_the_metric_measured(tmp_path, capsys):
+    raw = deepeval_run([[("Relevancy", 0.9)], [("Relevancy", 0.3)], [("Other", 1.0)]], [0.9, 0.3])
+    result = report(raw.encode(), source=Source("deepeval", metric="Relevancy"), threshold=0.5)
+    assert (result.verdict, result.scheduled, result.valid) == (Verdict.PASS, 2, 2)
+    assert dict(result.reading)["not_measured"] == 1
+    assert [trial[0] for trial in result.trials()] == ['["case 0"]', '["case 1"]']
+    # The rule check --from deepeval applies: merged metrics, contradicted counts.
+    merged = deepeval_run([[("Relevancy", 0.9), ("Relevancy", 0.8)] for _ in range(2)], [0.9, 0.8] * 2)
+    assert report(merged.encode(), source=Source("deepeval", metric="Relevancy")).code == "population-mismatch"
+    errored = json.loads(raw)
+    errored["testRunData"]["testCases"][1]["metricsData"][0].update(score=None, error="timed out")
+    errored["testRunData"]["metricsScores"][0].update(scores=[0.9], passes=1, fails=0, errors=1)
+    result = report(json.dumps(errored).encode(), source=Source("deepeval", metric="Relevancy"), threshold=0.5)
+    assert (result.verdict, result.invalid_by_code) == (Verdict.INVALID, {"grader-errors": 1})
+    path = tmp_path / "run.json"
+    path.write_text(raw)
+    status, out, _ = run(
+        ["report", "--from", "deepeval", "--sample-metric", "Relevancy", "--threshold", "0.5", "--", str(path)], capsys
+    )
+    assert status == 0 and out.startswith("PASS")
+
+
+def test_report_from_openai_evals_reads_each_match_event(tmp_path, capsys):
+    raw = oaieval(None, 4, correct=3)
+    result = report(raw.encode(), source=Source("openai-evals"), threshold=0.5)
+    assert (result.verdict, result.scheduled, result.mean.numerator, result.mean.denominator) == (Verdict.PASS, 4, 3, 4)
+    limited = oaieval(4, 4, correct=3)
+    assert report(limited.encode(), source=Source("openai-evals")).code == "partial-run"
+    assert (
+        report(limited.encode(), source=Source("openai-evals", allow_partial=True), threshold=0.5).verdict
+        is Verdict.PASS
+    )
+    not_bool = raw.replace('"correct": false', '"correct": 0', 1)
+    assert report(not_bool.encode(), source=Source("openai-evals"), threshold=0.5).invalid_by_code == {"wrong-type": 1}
+    path = tmp_path / "log.jsonl"
+    path.write_text(limited)
+    status, out, _ = run(["report", "--from", "openai-evals", "--", str(path)], capsys)
+    assert status == 3 and out.startswith("INVALID partial-run")
