@@ -505,7 +505,8 @@ class _Reader(SampleReader):
         if type(value) is list:
             return (
                 f"; lm-eval writes a list for a metric defined only at corpus level (the [gold, pred] "
-                f"pairs of f1-type metrics): {self.metric!r} has no per-sample score to gate"
+                f"pairs of f1-type metrics, the [loglikelihood, count] pairs of perplexity-type ones): "
+                f"{self.metric!r} has no per-sample score to gate"
             )
         if type(value) is str:
             return "; lm-eval writes a value it cannot serialize (a numpy float32) as its str()"
