@@ -21,7 +21,7 @@ from scorecontract._cli import main
 from scorecontract._harnesses import load
 from scorecontract._headline import adapter_help
 from scorecontract._source import REGISTRY
-from support import FIXTURES, run_cli, run_fresh
+from support import FIXTURES, run_fresh
 
 HARNESSES = tuple(REGISTRY)
 

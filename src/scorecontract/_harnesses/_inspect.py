@@ -241,9 +241,9 @@ def _scores(document: object, scorer: str | None, metric: str | None, reducer: s
     """The path of the one EvalScore gated, and the metric: by name, reducer and results.headline.
 
     Several EvalScores share a name when a task has several epoch reducers
-    (mean, max, ...): the reducer picks one, or the headline Inspect
-    resolved (results.headline) when it names that score.  Without a
-    scorer and a metric the headline is gated.
+    (mean, max, ...): the caller's reducer picks one, else the selection is
+    ambiguous.  Without a scorer and a metric the headline Inspect resolved
+    (results.headline, reducer included) is gated.
     """
     scores = at(document, "results", "scores")
     if type(scores) is not list:
@@ -279,10 +279,9 @@ def _scores(document: object, scorer: str | None, metric: str | None, reducer: s
             reducers = [at(scores[index], "reducer") for index in found]
             raise no_such("reducer", reducer, "--reducer", f"Inspect's scorer {ascii(scorer)}", reducers)
         found = reduced
-    if len(found) > 1 and type(headline) is dict and at(headline, "score") in (scorer, ABSENT, None):
-        # Inspect's own choice among the reducers, when it names this score.
-        named = [index for index in found if at(scores[index], "reducer") == at(headline, "reducer")]
-        found = named or found
+    # The file's own results.headline may not choose the reducer for a
+    # caller who named the score: only a caller who named nothing (and so
+    # asked for the headline) gets the headline's reducer, above.
     if len(found) > 1:
         reducers = [at(scores[index], "reducer") for index in found]
         raise InvalidEvidence(
