@@ -71,21 +71,25 @@ _WINDOW_MAX = 1 << 31
 _HUFFMAN_LOG_MAX = 11
 _MASK64 = (1 << 64) - 1
 
-# (1 << n) - 1, by n, for the bit readers' masks.
-_LOW = tuple((1 << n) - 1 for n in range(256))
-
 # Section 3.1.1.3.2.1.1 (literal and match length codes): the baseline and
 # the number of extra bits of each code.
 _LL_BASE = (
-    *range(16),
-    16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22,
+    24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
 )  # fmt: skip
-_LL_BITS = (*(0,) * 16, 1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+_LL_BITS = (
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+)  # fmt: skip
 _ML_BASE = (
-    *range(3, 35),
-    35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387, 32771, 65539,
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+    21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 37, 39, 41,
+    43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387, 32771, 65539,
 )  # fmt: skip
-_ML_BITS = (*(0,) * 32, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+_ML_BITS = (
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+)  # fmt: skip
 # Offset codes (section 3.1.1.3.2.1.1): Offset_Value = (1 << code) + code
 # extra bits.  libzstd reads at most 31 codes (MaxOff).
 _OF_MAX = 31
@@ -103,12 +107,24 @@ _OF_DEFAULT = (
     1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1,
 )  # fmt: skip
 
-# A sequence decoding table: per state, the symbol's baseline, its number
-# of extra bits and their mask, the state's number of bits and their mask,
-# and the next state's base.
-_States = tuple[tuple[int, int, int, int, int, int], ...]
-# The predefined sequence tables, built on first use.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    # A sequence decoding table: per state, the symbol's baseline, its
+    # number of extra bits and their mask, the state's number of bits and
+    # their mask, and the next state's base.
+    _States = tuple[tuple[int, int, int, int, int, int], ...]
+
+# The predefined sequence tables and the bit readers' masks, built on
+# first use.
 _DEFAULTS: dict[str, _States] = {}
+_MASKS: list[tuple[int, ...]] = []
+
+
+def _masks() -> tuple[int, ...]:
+    """``(1 << n) - 1`` by ``n``, for the bit readers."""
+    if not _MASKS:
+        _MASKS.append(tuple((1 << n) - 1 for n in range(256)))
+    return _MASKS[0]
 
 
 def decompress(data: bytes, /, max_size: int) -> bytes:
@@ -481,7 +497,7 @@ def _huffman_stream(
     """Decode *count* literals from one backward Huffman bitstream (section 4.2.2)."""
     if end <= start or data[end - 1] == 0:
         raise ZstdError(f"{where}: a Huffman stream has no end marker")
-    low = _LOW
+    low = _masks()
     container = data[end - 1]
     bits = container.bit_length() - 1
     container &= low[bits]
@@ -613,8 +629,8 @@ def _fse_weights(data: bytes, position: int, end: int, where: str) -> list[int]:
         nonlocal bits
         bits -= width
         if bits >= 0:
-            return value >> bits & _LOW[width]
-        return value << -bits & _LOW[width]
+            return value >> bits & (1 << width) - 1
+        return value << -bits & (1 << width) - 1
 
     states = [read(log), read(log)]
     if bits < 0:
@@ -658,7 +674,7 @@ _MAX_LOG = {"ll": 9, "of": 8, "ml": 9}
 
 
 def _seq_states(table: list[tuple[int, int, int]], kind: str) -> _States:
-    low = _LOW
+    low = _masks()
     states = []
     for symbol, bits, base in table:
         value, extra = _values(kind, symbol)
@@ -670,7 +686,7 @@ def _rle_table(kind: str, symbol: int, name: str, where: str) -> _States:
     if symbol > _MAX_SYMBOL[kind]:
         raise ZstdError(f"{where}: the {name} RLE symbol {symbol} is over {_MAX_SYMBOL[kind]}")
     value, extra = _values(kind, symbol)
-    return ((value, extra, _LOW[extra], 0, 0, 0),)
+    return ((value, extra, (1 << extra) - 1, 0, 0, 0),)
 
 
 def _sequence_table(data: bytes, position: int, end: int, kind: str, name: str, where: str) -> tuple[_States, int]:
@@ -704,7 +720,7 @@ def _sequences(
     """
     if end <= start or data[end - 1] == 0:
         raise ZstdError(f"{where}: the sequences bitstream has no end marker")
-    low = _LOW
+    low = _masks()
     ll_table, of_table, ml_table = tables
     position = end - 1
     container = data[position]
