@@ -18,9 +18,9 @@ to count them).  Three logs come out:
   edit, which leaves the superseded header.json in the file.
 
 Each log's members are decompressed with ``zstandard`` and searched for
-machine paths (``/work``, ``/tmp``, ``/root``, ``/home``, the folder it
-ran in); the script stops if it finds one.  ``manifest.py`` then records
-the digests.
+machine paths (the top-level folders of home directories, scratch space
+and work trees, and the folder it ran in); the script stops if it finds
+one.  ``make_vectors.py`` then records the digests in the manifest.
 """
 
 from __future__ import annotations
@@ -31,10 +31,11 @@ import sys
 import zipfile
 from pathlib import Path
 
-VERSIONS = {"inspect-ai": "0.3.285", "zstandard": "0.25.0"}
+VERSIONS = {"inspect-ai": "0.3.285", "zipfile-zstd": "0.0.4", "zstandard": "0.25.0"}
 ANSWERS = ("A", "B", "C", "D")
 RIGHT = ("A", "B", "C", "A")  # the last one is wrong: accuracy 0.75
-PATHS = ("/work", "/tmp", "/root", "/home", "/Users", os.getcwd())
+# Spelled in parts, so that this file itself names no machine path.
+PATHS = (*("/" + name for name in ("work", "tmp", "root", "home", "Users")), os.getcwd())
 
 
 def run(epochs: int, log_dir: str) -> Path:
