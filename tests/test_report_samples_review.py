@@ -255,7 +255,15 @@ def test_promptfoo_a_failure_reason_that_is_not_0_1_or_2_is_wrong_type(reason):
         metric="pass-rate",
         min_pass_rate=0.75,
     )
-    assert result.verdict is Verdict.INVALID and result.invalid_by_code == {"wrong-type": 1}
+    assert result.verdict is Verdict.INVALID
+    if reason is None or type(reason) is int:
+        # An int outside 0-2, or none: one invalid row.
+        assert result.invalid_by_code == {"wrong-type": 1}
+    else:
+        # Not an int at all: the file's own tally cannot be read, as in
+        # check --from promptfoo (an error row written 2.0 must not pass as
+        # a failure): the whole file is INVALID wrong-type.
+        assert result.code == "wrong-type" and "failureReason" in result.message
 
 
 @pytest.mark.parametrize("count", [True, 1.0, "1", None, -1])
@@ -425,6 +433,8 @@ def test_report_from_lm_eval_adopts_the_results_files_direction(tmp_path, optimi
     # A policy file states a direction: one that disagrees with the file is refused.
     assert refused.returncode == 2 and b"option-conflict" in refused.stderr
     # Without --results the metric's known direction stands: mae is better low.
-    assert run_main("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 1
+    assert (
+        run_main("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 1
+    )
     # An unreadable results file is INVALID, not a crash while guessing the direction.
     assert unreadable.returncode == 3
