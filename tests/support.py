@@ -62,6 +62,55 @@ def run_cli(
     )
 
 
+_FRESH_DRIVER = r"""
+import base64, json, sys
+sys.path.insert(0, sys.argv[1])
+from support import run_main
+if sys.flags.optimize != int(sys.argv[2]):
+    raise SystemExit(f"optimize {sys.flags.optimize}, not {sys.argv[2]}")
+results = []
+for args, stdin in json.loads(sys.stdin.read()):
+    done = run_main(*args, stdin=base64.b64decode(stdin))
+    results.append([done.returncode, base64.b64encode(done.stdout).decode(), base64.b64encode(done.stderr).decode()])
+sys.stdout.write(json.dumps(results))
+"""
+
+
+def run_fresh(
+    calls: list[tuple[list[str], bytes]],
+    *,
+    optimize: int = 0,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+) -> list[subprocess.CompletedProcess[bytes]]:
+    """Run each ``(args, stdin)`` through ``run_main`` in one fresh interpreter.
+
+    For what a fresh interpreter at an optimize level proves (``-O``
+    removes asserts, ``-OO`` docstrings, nothing was imported before),
+    without the start-up of one interpreter per call.  Returns what
+    ``run_main`` returned for each call, in order.
+    """
+    import base64
+
+    payload = json.dumps([[list(args), base64.b64encode(stdin).decode()] for args, stdin in calls])
+    command = [sys.executable]
+    if optimize:
+        command.append("-" + "O" * optimize)
+    command += ["-c", _FRESH_DRIVER, str(ROOT / "tests"), str(optimize)]
+    environment = dict(os.environ if env is None else env)
+    environment["PYTHONPATH"] = str(SRC)
+    done = subprocess.run(command, input=payload.encode(), capture_output=True, cwd=cwd, env=environment, timeout=300)
+    if done.returncode != 0 or done.stderr:
+        raise RuntimeError(f"the fresh interpreter failed ({done.returncode}): {done.stderr.decode(errors='replace')}")
+    results = json.loads(done.stdout)
+    if len(results) != len(calls):
+        raise RuntimeError(f"{len(results)} results for {len(calls)} calls")
+    return [
+        subprocess.CompletedProcess(["scorecontract", *args], status, base64.b64decode(out), base64.b64decode(err))
+        for (args, _), (status, out, err) in zip(calls, results)
+    ]
+
+
 def run_main(
     *args: str,
     stdin: bytes = b"",
