@@ -205,17 +205,31 @@ def test_existing_receipt_is_not_overwritten_and_exits_2(tmp_path, capsys, evide
     receipt.write_bytes(b"an earlier receipt\n")
     status, out, err = check("--receipt", str(receipt), str(FIXTURES / evidence), capsys=capsys)
     assert status == 2  # never 0, whatever the verdict
-    assert out.startswith(f"{verdict} ")  # the verdict is still reported
+    # Refused before the evidence is read: nothing is announced as a verdict
+    # (a ::notice ... PASS before exit 2 once misled CI logs).
+    assert out == ""
     assert err.count("\n") == 1 and "already exists" in err and err.startswith("scorecontract: error: ")
     assert receipt.read_bytes() == b"an earlier receipt\n"
+
+
+@pytest.mark.parametrize("form", ["text", "github", "json"])
+def test_an_existing_receipt_announces_no_verdict_in_any_format(tmp_path, capsys, form):
+    receipt = tmp_path / "receipt.json"
+    receipt.write_bytes(b"an earlier receipt\n")
+    status, out, err = check(
+        "--format", form, "--receipt", str(receipt), str(FIXTURES / "pass-0.9.json"), capsys=capsys
+    )
+    assert (status, out) == (2, "")
+    assert "PASS" not in err and "output-exists" in err
 
 
 def test_receipt_in_a_missing_directory_exits_2(tmp_path, capsys):
     status, out, err = check(
         "--receipt", str(tmp_path / "no" / "r.json"), str(FIXTURES / "pass-0.9.json"), capsys=capsys
     )
-    assert status == 2 and out.startswith("PASS ")
+    assert status == 2 and out == ""
     assert "output-unwritable: cannot write receipt" in err and "Traceback" not in err
+    assert "(PASS meets-threshold), but without its record the decision is not delivered" in err
 
 
 def test_receipt_from_stdin_names_dash(tmp_path, monkeypatch, capsys):
@@ -255,7 +269,7 @@ def test_a_different_file_under_the_hash_is_not_overwritten(tmp_path, capsys):
     impostor = kept / hashlib.sha256(data).hexdigest()
     impostor.write_bytes(b"tampered")
     status, out, err = check("--keep-evidence", str(kept), str(FIXTURES / "pass-0.9.json"), capsys=capsys)
-    assert status == 2 and out.startswith("PASS ")
+    assert status == 2 and out == ""
     assert "cannot keep the evidence" in err
     assert impostor.read_bytes() == b"tampered"
 

@@ -189,7 +189,7 @@ def test_inspect_an_errored_sample_is_no_evidence_whatever_score_it_kept():
     assert _inspect(log, samples).verdict is Verdict.PASS
 
 
-@pytest.mark.parametrize("status", ["error", "cancelled", "started", None, 1, ["success"]])
+@pytest.mark.parametrize("status", ["error", "started", None, 1, ["success"]])
 def test_inspect_a_run_that_did_not_succeed_is_refused(status):
     log, samples = _split(LETTERS)
     log["status"] = status
@@ -202,11 +202,28 @@ def test_inspect_a_run_that_did_not_succeed_is_refused(status):
     assert eval_result.code == "requirement-failed"
 
 
+def test_inspect_a_cancelled_run_is_partial_as_check_says():
+    # A cancelled log still carries metrics over what ran: a partial run,
+    # gated only with --allow-partial, as check --from inspect says too.
+    log, samples = _split(LETTERS)
+    log["status"] = "cancelled"
+    result = _inspect(log, samples)
+    assert (result.verdict, result.code) == (Verdict.INVALID, "partial-run")
+    assert "the log's status is 'cancelled'" in result.message and "--allow-partial" in result.message
+    allowed = report(
+        json.dumps({**log, "samples": samples}).encode(),
+        source=Source("inspect", scorer="match", labels=LABELS, allow_partial=True),
+    )
+    assert allowed.verdict is Verdict.PASS
+
+
 @pytest.mark.parametrize("invalidated", [True, "true", 1, None, [], {}])
 def test_inspect_invalidated_must_be_false_or_absent(invalidated):
+    # The rule check --from inspect applies: true is requirement-failed,
+    # anything but a bool wrong-type.
     log, samples = _split(LETTERS)
     log["invalidated"] = invalidated
-    assert _inspect(log, samples).code == "requirement-failed"
+    assert _inspect(log, samples).code == ("requirement-failed" if invalidated is True else "wrong-type")
     log["invalidated"] = False
     assert _inspect(log, samples).verdict is Verdict.PASS
 
@@ -220,7 +237,7 @@ def test_inspect_more_samples_than_declared_is_a_population_mismatch():
     forged["scores"]["match"]["value"] = "C"
     result = _inspect(log, [forged, *samples])
     assert (result.verdict, result.code) == (Verdict.INVALID, "population-mismatch")
-    assert "declares 6 samples but holds 7" in result.message
+    assert "holds more samples than its counts say: samples in the log 7 at $['samples']" in result.message
     # .eval: a seventh member under another name.
     archive = _eval(log, samples, {"samples/forged/1_epoch_1.json": json.dumps(forged).encode()})
     assert report(archive, source=INSPECT).code == "population-mismatch"
@@ -238,7 +255,15 @@ def test_promptfoo_a_failure_reason_that_is_not_0_1_or_2_is_wrong_type(reason):
         metric="pass-rate",
         min_pass_rate=0.75,
     )
-    assert result.verdict is Verdict.INVALID and result.invalid_by_code == {"wrong-type": 1}
+    assert result.verdict is Verdict.INVALID
+    if reason is None or type(reason) is int:
+        # An int outside 0-2, or none: one invalid row.
+        assert result.invalid_by_code == {"wrong-type": 1}
+    else:
+        # Not an int at all: the file's own tally cannot be read, as in
+        # check --from promptfoo (an error row written 2.0 must not pass as
+        # a failure): the whole file is INVALID wrong-type.
+        assert result.code == "wrong-type" and "failureReason" in result.message
 
 
 @pytest.mark.parametrize("count", [True, 1.0, "1", None, -1])
@@ -333,7 +358,10 @@ def test_a_member_over_the_archives_own_budget_gets_no_hint():
     # A bomb is refused by the archive's budget (100 times its size) or a
     # member's ratio, which no option raises.
     log, samples = _split(LETTERS)
-    log["results"]["total_samples"] = 7  # room for the extra member
+    # room for the extra member
+    log["results"]["total_samples"] = log["results"]["completed_samples"] = 7
+    log["results"]["scores"][0].pop("scored_samples", None)
+    log["results"]["scores"][0].pop("unscored_samples", None)
     archive = _eval(log, samples, {"samples/pad.json": b'{"pad": "' + b" " * 900_000 + b'"}'})
     result = report(archive, source=INSPECT, max_line_bytes=64 * 1024 * 1024)
     assert result.code == "archive-too-large" and str(64 * 1024 * 1024) not in result.message
@@ -404,9 +432,9 @@ def test_report_from_lm_eval_adopts_the_results_files_direction(tmp_path, optimi
     assert checked.returncode == 1
     # A policy file states a direction: one that disagrees with the file is refused.
     assert refused.returncode == 2 and b"option-conflict" in refused.stderr
-    # Without --results the policy's direction stands.
+    # Without --results the metric's known direction stands: mae is better low.
     assert (
-        run_main("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 0
+        run_main("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 1
     )
     # An unreadable results file is INVALID, not a crash while guessing the direction.
     assert unreadable.returncode == 3

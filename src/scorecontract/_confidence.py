@@ -92,7 +92,7 @@ class Interval(Value):
         )
 
     def summary(self) -> str:
-        """``95% lower bound 0.665862 (n=20, SE 0.0876)``, as ``Bound.summary``.
+        """``95% lower bound 0.658476 (n=20, SE 0.0876)``, as ``Bound.summary``.
 
         The bound has six significant digits, rounded against PASS (down
         for a lower bound, up for an upper one); the standard errors three,
@@ -126,9 +126,9 @@ class Interval(Value):
 
     def as_dict(self) -> dict[str, object]:
         """Return the interval as a JSON-ready dict: ``Bound.as_dict()`` and the decision."""
-        from ._stats import bound_fields
+        from ._stats import json_bound_fields
 
-        return {**bound_fields(self), "meets_threshold": self.meets, "trials_needed": self.trials_needed}
+        return {**json_bound_fields(self), "meets_threshold": self.meets, "trials_needed": self.trials_needed}
 
 
 def direction(policy: Policy) -> str:
