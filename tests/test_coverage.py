@@ -642,11 +642,15 @@ def test_check_and_report_cannot_disagree_about_one_file(raw, check_source, repo
 
 
 def test_report_from_deepeval_reads_each_test_case_the_metric_measured(tmp_path, capsys):
-    raw = deepeval_run([[("Relevancy", 0.9)], [("Relevancy", 0.3)], [("Other", 1.0)]], [0.9, 0.3])
+    raw = deepeval_run([[("Relevancy", 0.9)], [("Relevancy", 0.3)]], [0.9, 0.3])
     result = report(raw.encode(), source=Source("deepeval", metric="Relevancy"), threshold=0.5)
     assert (result.verdict, result.scheduled, result.valid) == (Verdict.PASS, 2, 2)
-    assert dict(result.reading)["not_measured"] == 1
     assert [trial[0] for trial in result.trials()] == ['["case 0"]', '["case 1"]']
+    # A test case the metric did not measure (skip_on_missing_params) leaves
+    # the mean over fewer: refused in both commands.
+    skipped = deepeval_run([[("Relevancy", 0.9)], [("Relevancy", 0.3)], [("Other", 1.0)]], [0.9, 0.3])
+    assert report(skipped.encode(), source=Source("deepeval", metric="Relevancy")).code == "population-mismatch"
+    assert evaluate(skipped, source=RELEVANCY).code == "population-mismatch"
     # The rule check --from deepeval applies: merged metrics, contradicted counts.
     merged = deepeval_run([[("Relevancy", 0.9), ("Relevancy", 0.8)] for _ in range(2)], [0.9, 0.8] * 2)
     assert report(merged.encode(), source=Source("deepeval", metric="Relevancy")).code == "population-mismatch"
