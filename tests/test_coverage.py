@@ -168,6 +168,15 @@ def test_inspect_epochs_multiply_the_dataset_and_a_reducer_the_scored_samples():
     assert evaluate(json.dumps(log), source=MATCH).verdict is Verdict.PASS
     log["results"]["scores"][0]["scored_samples"] = 4
     assert evaluate(json.dumps(log), source=MATCH).code == "population-mismatch"
+    # inspect-ai 0.3.285 writes the default reducer as null, counting per sample...
+    log["results"]["scores"][0].update(reducer=None, scored_samples=5)
+    del log["results"]["scores"][0]["reducer"]
+    assert evaluate(json.dumps(log), source=MATCH).verdict is Verdict.PASS
+    # ...and older logs count each epoch.
+    log["results"]["scores"][0].update(scored_samples=10)
+    assert evaluate(json.dumps(log), source=MATCH).verdict is Verdict.PASS
+    log["results"]["scores"][0].update(scored_samples=7)
+    assert evaluate(json.dumps(log), source=MATCH).code == "population-mismatch"
 
 
 def test_several_scores_of_one_name_are_chosen_by_the_callers_reducer():
