@@ -13,7 +13,7 @@ import pytest
 
 import scorecontract
 import scorecontract._cli._main as cli
-from support import FIXTURES, SRC, manifest_cases, run_cli, run_main
+from support import FIXTURES, SRC, manifest_cases, run_cli, run_fresh, run_main, run_streams
 
 CASES = manifest_cases()
 COMMANDS = {"PASS": "notice", "FAIL": "error", "INVALID": "error"}
@@ -138,19 +138,21 @@ def test_receipt_is_the_json_output_pretty_printed(tmp_path, capsys):
 
 def test_receipt_is_deterministic_across_processes(tmp_path):
     # Fresh interpreters, different hash seeds (PYTHONHASHSEED is read at
-    # start-up only): still the same bytes.
+    # start-up only): still the same bytes.  One interpreter per seed.
     receipts = []
     for seed in ("1", "2"):
         target = tmp_path / f"receipt-{seed}.json"
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        result = run_cli(
-            "check", "--threshold", "0.85", "--receipt", str(target), "fixture.json", cwd=FIXTURES.parent, env=env
+        missing, result = run_fresh(
+            [
+                (["check", "--threshold", "0.85", "--receipt", str(target), "fixture.json"], b""),
+                (["check", "--receipt", str(tmp_path / f"pass-{seed}.json"), str(FIXTURES / "pass-0.9.json")], b""),
+            ],
+            cwd=FIXTURES.parent,
+            env=env,
         )
-        assert result.returncode == 3  # fixture.json does not exist: INVALID, receipt all the same
+        assert missing.returncode == 3  # fixture.json does not exist: INVALID, receipt all the same
         receipts.append(target.read_bytes())
-        result = run_cli(
-            "check", "--receipt", str(tmp_path / f"pass-{seed}.json"), str(FIXTURES / "pass-0.9.json"), env=env
-        )
         assert result.returncode == 0
         receipts.append((tmp_path / f"pass-{seed}.json").read_bytes())
     assert receipts[0] == receipts[2] and receipts[1] == receipts[3]
@@ -320,13 +322,17 @@ def test_hostile_text_never_crashes_printing(tmp_path, name, fmt, capsys):
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])
 def test_hostile_text_on_an_ascii_stdout(tmp_path, fmt):
-    # Fresh interpreters: the real streams, at their most restrictive
-    # (PYTHONIOENCODING is read at start-up): every case, one process each.
+    # A fresh interpreter: the real streams, at their most restrictive
+    # (PYTHONIOENCODING is read at start-up): every case, one after another.
     env = dict(os.environ, PYTHONIOENCODING="ascii")
+    calls = []
     for name in sorted(HOSTILE):
         evidence = tmp_path / f"{name}-évidence-☃.json"
         evidence.write_bytes(HOSTILE[name])
-        result = run_cli("check", "--format", fmt, str(evidence), env=env)
+        calls.append(["check", "--format", fmt, str(evidence)])
+    results = run_streams(calls, env=env)
+    assert len(results) == len(HOSTILE)
+    for result in results:
         assert result.returncode == 3, result.stderr
         assert result.stderr == b""
         assert result.stdout.count(b"\n") == 1

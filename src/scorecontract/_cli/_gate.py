@@ -553,7 +553,8 @@ def _github(summary: _Summary) -> Iterator[str]:
             shown = ", ".join(path for path, _ in outcome.evidence[: len(gate.evidence)])
             # The report's own annotations (each invalid observation on its
             # line), all but its closing summary, which the gate's line replaces.
-            yield from render_github(outcome.result, shown).split("\n")[:-1]  # type: ignore[arg-type]
+            lines = render_github(outcome.result, shown).split("\n")[:-1]  # type: ignore[arg-type]
+            yield from (_shard_files(line, gate.evidence) for line in lines)
             if len(gate.evidence) == 1:
                 properties["file"] = _annotated(gate.evidence[0])
         else:
@@ -609,3 +610,25 @@ def _annotated(path: str) -> str:
     import os
 
     return os.path.normpath(path)
+
+
+def _shard_files(line: str, evidence: tuple[str, ...]) -> str:
+    """An annotation on shard ``input N`` of a report gate, put on that shard's file.
+
+    A report gate hands its shards to ``report()`` as bytes, which it names
+    ``input 1``, ``input 2``, ... in order; an annotation must name a file
+    the runner can show.
+    """
+    import re
+
+    from ._github import escape_property
+
+    def named(match: re.Match[str]) -> str:
+        index = int(match.group(1)) - 1
+        if 0 <= index < len(evidence):
+            return "file=" + escape_property(_annotated(evidence[index]))
+        return match.group(0)
+
+    # Only among the properties: the message after them is evidence text.
+    head, separator, message = line[2:].partition("::")
+    return "::" + re.sub(r"file=input (\d+)(?=,|$)", named, head) + separator + message
