@@ -30,7 +30,7 @@ MANIFEST_KEYS = {"harness", "release", "python", "generator", "entries"}
 ENTRY_KEYS = {"file", "truth", "sha256", "gates"}
 GATE_KEYS = {"argv", "api", "verdict", "code", "why"}
 GATE_OPTIONAL = {"xfail"}
-API_KEYS = {"call", "source", "threshold", "policy"}
+API_KEYS = {"call", "source", "threshold", "policy", "scheduled"}
 POLICY_KEYS = {"threshold", "minimum", "maximum", "direction"}
 # Every machine path a harness output could carry (HELPERS.md).
 # Spelled out piecewise so that this file names no such path itself.
@@ -118,6 +118,14 @@ def api_arguments(api: object) -> tuple[str, dict[str, Any]]:
     if "labels" in options:
         options["labels"] = {letter: _number(score, f"label {letter}") for letter, score in options["labels"].items()}
     kwargs: dict[str, Any] = {"source": Source(harness, **options)}
+    if "scheduled" in api:
+        # report(scheduled=N), as --scheduled N: a whole number, given as text.
+        if api["call"] != "report":
+            raise ManifestError("api scheduled is for report calls only")
+        scheduled = _number(api["scheduled"], "scheduled")
+        if type(scheduled) is not int:
+            raise ManifestError(f"api scheduled must be a whole number, not {api['scheduled']!r}")
+        kwargs["scheduled"] = scheduled
     if "threshold" in api:
         kwargs["threshold"] = _number(api["threshold"], "threshold")
     else:

@@ -170,7 +170,7 @@ def test_inspect_epochs_multiply_the_dataset_and_a_reducer_the_scored_samples():
     assert evaluate(json.dumps(log), source=MATCH).code == "population-mismatch"
 
 
-def test_several_scores_of_one_name_are_chosen_by_reducer_or_the_headline():
+def test_several_scores_of_one_name_are_chosen_by_the_callers_reducer():
     log = json.loads(inspect_log(10, 10))
     mean = log["results"]["scores"][0]
     best = json.loads(json.dumps(mean))
@@ -185,8 +185,10 @@ def test_several_scores_of_one_name_are_chosen_by_reducer_or_the_headline():
     unknown = evaluate(raw, source=Source("inspect", scorer="match", metric="accuracy", reducer="median"))
     assert unknown.code == "no-match" and "(--reducer)" in unknown.message
     log["results"]["headline"] = {"scorer": "match", "score": "match", "metric": "accuracy", "reducer": "max"}
-    assert evaluate(json.dumps(log), source=MATCH).score == 0.2  # Inspect's own choice among them
-    assert evaluate(json.dumps(log), source="inspect").score == 0.2  # no --scorer, no --metric: the headline
+    # The file's own headline may not choose for a caller who named the score...
+    assert evaluate(json.dumps(log), source=MATCH).code == "ambiguous-selection"
+    # ...but is what a caller who named nothing asked for.
+    assert evaluate(json.dumps(log), source="inspect").score == 0.2
 
 
 def test_without_scorer_and_metric_a_log_without_a_headline_is_configuration():
@@ -327,43 +329,34 @@ def test_a_file_may_not_choose_the_direction_of_its_own_comparison(tmp_path, cap
     document["higher_is_better"]["t"]["acc"] = False
     path = tmp_path / f"results_{DATE}.json"
     path.write_text(json.dumps(document))
-    status, _, err = run(["check", "--from", "lm-eval", "--task", "t", "--metric", "acc,none", "--", str(path)], capsys)
-    assert status == 2
-    assert (
-        "option-conflict" in err
-        and "lower is better (higher_is_better false)" in err
-        and "'acc' is higher is better" in err
-    )
-    with pytest.raises(PolicyError) as caught:
-        evaluate(json.dumps(document), source=TASK)
-    assert caught.value.code == "option-conflict"
+    status, out, _ = run(["check", "--from", "lm-eval", "--task", "t", "--metric", "acc,none", "--", str(path)], capsys)
+    assert status == 3
+    assert out.startswith("INVALID direction-conflict: ")
+    assert "lower is better (higher_is_better false), but 'acc' is higher is better" in out
+    decision = evaluate(json.dumps(document), source=TASK)
+    assert decision.code == "direction-conflict"
     # A direction the caller states is followed: here the file agrees with it.
     status, out, _ = run(
         ["check", "--from", "lm-eval", "--task", "t", "--metric", "acc,none", "--direction", "lower", "--", str(path)],
         capsys,
     )
     assert status == 0 and "(lower is better)" in out
-    # A metric whose direction is known agrees with the file: followed.
+    # A metric whose direction is known is gated by it, whatever the file says or not.
     perplexity = json.loads(lm_eval(metric="word_perplexity,none", value=12.0))
     perplexity["higher_is_better"]["t"]["word_perplexity"] = False
-    path.write_text(json.dumps(perplexity))
-    argv = [
-        "check",
-        "--from",
-        "lm-eval",
-        "--task",
-        "t",
-        "--metric",
-        "word_perplexity,none",
-        "--threshold",
-        "20",
-        "--min",
-        "1",
-        "--max",
-        "none",
-    ]
-    status, out, _ = run([*argv, "--", str(path)], capsys)
-    assert status == 0 and "(lower is better)" in out
+    argv = ["check", "--from", "lm-eval", "--task", "t", "--metric", "word_perplexity,none"]
+    argv += ["--threshold", "20", "--min", "1", "--max", "none"]
+    for stated in (False, None, True):
+        if stated is None:
+            del perplexity["higher_is_better"]["t"]["word_perplexity"]
+        else:
+            perplexity["higher_is_better"]["t"]["word_perplexity"] = stated
+        path.write_text(json.dumps(perplexity))
+        status, out, _ = run([*argv, "--", str(path)], capsys)
+        if stated is True:  # the file says higher: refused, never followed
+            assert status == 3 and out.startswith("INVALID direction-conflict"), out
+        else:
+            assert status == 0 and "(lower is better)" in out, out
     # An unknown metric's direction is the caller's to state.
     custom = json.loads(lm_eval(metric="loss,none", value=0.2))
     custom["higher_is_better"]["t"]["loss"] = False
@@ -371,7 +364,7 @@ def test_a_file_may_not_choose_the_direction_of_its_own_comparison(tmp_path, cap
     status, _, err = run(
         ["check", "--from", "lm-eval", "--task", "t", "--metric", "loss,none", "--", str(path)], capsys
     )
-    assert status == 2 and "--direction lower" in err
+    assert status == 2 and "option-conflict" in err and "--direction lower" in err
 
 
 def test_report_from_lm_eval_follows_the_same_direction_rule(tmp_path, capsys):
@@ -385,11 +378,11 @@ def test_report_from_lm_eval_follows_the_same_direction_rule(tmp_path, capsys):
     results_path.write_text(json.dumps(results))
     samples = tmp_path / f"samples_gsm_{DATE}.jsonl"
     samples.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    status, _, err = run(
-        ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", str(results_path), "--", str(samples)],
-        capsys,
-    )
-    assert status == 2 and "a file may not choose the direction" in err
+    argv = ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", str(results_path)]
+    status, out, _ = run([*argv, "--", str(samples)], capsys)
+    assert status == 3 and out.startswith("INVALID direction-conflict: ")
+    result = report(str(samples), source=Source("lm-eval", metric="acc", results=str(results_path)))
+    assert result.code == "direction-conflict"
 
 
 # -- openai/evals ----------------------------------------------------------------------------------
@@ -643,3 +636,46 @@ def test_check_and_report_cannot_disagree_about_one_file(raw, check_source, repo
     reported = report(raw.encode(), source=report_source)
     assert checked.verdict is Verdict.INVALID and reported.verdict is Verdict.INVALID
     assert checked.code == reported.code
+
+
+# -- per-sample reports of DeepEval and openai/evals ------------------------------------------------
+
+
+def test_report_from_deepeval_reads_each_test_case_the_metric_measured(tmp_path, capsys):
+    raw = deepeval_run([[("Relevancy", 0.9)], [("Relevancy", 0.3)], [("Other", 1.0)]], [0.9, 0.3])
+    result = report(raw.encode(), source=Source("deepeval", metric="Relevancy"), threshold=0.5)
+    assert (result.verdict, result.scheduled, result.valid) == (Verdict.PASS, 2, 2)
+    assert dict(result.reading)["not_measured"] == 1
+    assert [trial[0] for trial in result.trials()] == ['["case 0"]', '["case 1"]']
+    # The rule check --from deepeval applies: merged metrics, contradicted counts.
+    merged = deepeval_run([[("Relevancy", 0.9), ("Relevancy", 0.8)] for _ in range(2)], [0.9, 0.8] * 2)
+    assert report(merged.encode(), source=Source("deepeval", metric="Relevancy")).code == "population-mismatch"
+    errored = json.loads(raw)
+    errored["testRunData"]["testCases"][1]["metricsData"][0].update(score=None, error="timed out")
+    errored["testRunData"]["metricsScores"][0].update(scores=[0.9], passes=1, fails=0, errors=1)
+    result = report(json.dumps(errored).encode(), source=Source("deepeval", metric="Relevancy"), threshold=0.5)
+    assert (result.verdict, result.invalid_by_code) == (Verdict.INVALID, {"grader-errors": 1})
+    path = tmp_path / "run.json"
+    path.write_text(raw)
+    status, out, _ = run(
+        ["report", "--from", "deepeval", "--sample-metric", "Relevancy", "--threshold", "0.5", "--", str(path)], capsys
+    )
+    assert status == 0 and out.startswith("PASS")
+
+
+def test_report_from_openai_evals_reads_each_match_event(tmp_path, capsys):
+    raw = oaieval(None, 4, correct=3)
+    result = report(raw.encode(), source=Source("openai-evals"), threshold=0.5)
+    assert (result.verdict, result.scheduled, result.mean.numerator, result.mean.denominator) == (Verdict.PASS, 4, 3, 4)
+    limited = oaieval(4, 4, correct=3)
+    assert report(limited.encode(), source=Source("openai-evals")).code == "partial-run"
+    assert (
+        report(limited.encode(), source=Source("openai-evals", allow_partial=True), threshold=0.5).verdict
+        is Verdict.PASS
+    )
+    not_bool = raw.replace('"correct": false', '"correct": 0', 1)
+    assert report(not_bool.encode(), source=Source("openai-evals"), threshold=0.5).invalid_by_code == {"wrong-type": 1}
+    path = tmp_path / "log.jsonl"
+    path.write_text(limited)
+    status, out, _ = run(["report", "--from", "openai-evals", "--", str(path)], capsys)
+    assert status == 3 and out.startswith("INVALID partial-run")

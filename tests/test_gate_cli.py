@@ -387,3 +387,14 @@ def test_hostile_text_cannot_forge_an_annotation(place, capsysbinary):
     assert status == 3
     assert all(line.startswith("::") and line.count("::") >= 2 for line in out.splitlines())
     assert "\n::notice::PASS" not in out
+
+
+def test_a_sharded_report_gate_annotates_each_shards_own_file(place, capsysbinary):
+    (place / "s1.jsonl").write_bytes(b'{"trial_id": "a", "score": 0.9}\n')
+    (place / "s2.jsonl").write_bytes(b'{"trial_id": "file=input 1,", "score": NaN}\n')
+    path = write_gates(place, [], shards={"command": "report", "evidence": ["s1.jsonl", "s2.jsonl"], "scheduled": 2})
+    status, out, _ = run(["gate", "--format", "github", "--", path], capsysbinary)
+    assert status == 3
+    line = next(line for line in out.splitlines() if "non-standard-constant" in line)
+    shown = str(place / "s2.jsonl").replace(":", "%3A").replace(",", "%2C")
+    assert f",file={shown},line=1::input 2 line 1: 'file=input 1,': " in line  # the message is left as it is

@@ -9,18 +9,19 @@ logs, ZIP bombs and duplicate members are built here with ``zipfile``.
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import zipfile
 
 import pytest
 
-from scorecontract import Policy, PolicyError, Source, Verdict, evaluate, loads
+from scorecontract import InvalidEvidence, Policy, PolicyError, Source, Verdict, evaluate, loads
 from scorecontract._cli import main
 from scorecontract._harnesses import load
 from scorecontract._headline import adapter_help
 from scorecontract._source import REGISTRY
-from support import FIXTURES, run_cli
+from support import FIXTURES, run_fresh
 
 HARNESSES = tuple(REGISTRY)
 
@@ -931,20 +932,18 @@ def test_adapter_help_of_an_unknown_harness_is_a_usage_error(capsys):
 
 @pytest.mark.parametrize("optimize", [1, 2])
 def test_adapters_hold_without_asserts(optimize):
-    partial = run_cli(
-        "check",
-        "--from",
-        "lm-eval",
-        "--task",
-        "negotiationtom_belief",
-        "--metric",
-        "acc,none",
-        str(HARNESS_FIXTURES / "lm-eval-limit.json"),
+    # Fresh interpreter under -O and -OO (adapter help is no docstring):
+    # one for both calls.
+    limited = str(HARNESS_FIXTURES / "lm-eval-limit.json")
+    partial, helped = run_fresh(
+        [
+            (["check", "--from", "lm-eval", "--task", "negotiationtom_belief", "--metric", "acc,none", limited], b""),
+            (["check", "--from", "helm", "--help"], b""),
+        ],
         optimize=optimize,
     )
     assert partial.returncode == 3
     assert partial.stdout.startswith(b"INVALID partial-run: lm-eval covered 20 of 13812 documents")
-    helped = run_cli("check", "--from", "helm", "--help", optimize=optimize)
     assert helped.returncode == 0 and b"selects:" in helped.stdout
 
 
@@ -1023,6 +1022,19 @@ def replaced(document, keys, value):
         del document[last]
     else:
         document[last] = value
+
+
+def path_copy(document, keys):
+    """*document* with the containers on the way to *keys*' member copied.
+
+    ``replaced`` on the result leaves *document* as it was, without the
+    cost of a deep copy of a whole harness file per mutation.
+    """
+    clone = parent = copy.copy(document)
+    for key in keys[:-1]:
+        parent[key] = copy.copy(parent[key])
+        parent = parent[key]
+    return clone
 
 
 _DELETE = object()
@@ -1129,7 +1141,6 @@ def member_paths(node, keep, prefix=()):
 
 @pytest.mark.parametrize("case", PASSING, ids=[case[0] for case in PASSING])
 def test_no_mutation_of_a_passing_run_passes_unless_what_it_rests_on_is_intact(case):
-    import copy
     import math
 
     _, name, harness, options, keywords, _, _, _ = case
@@ -1151,7 +1162,7 @@ def test_no_mutation_of_a_passing_run_passes_unless_what_it_rests_on_is_intact(c
         for value in MUTATIONS:
             if value is not _DELETE and type(value) is type(old) and (value == old or (value != value and old != old)):
                 continue
-            document = copy.deepcopy(original)
+            document = path_copy(original, keys)
             replaced(document, list(keys), value)
             mutated = json.dumps(document)
             if line:
@@ -1179,6 +1190,7 @@ def test_no_mutation_of_a_passing_run_passes_unless_what_it_rests_on_is_intact(c
                 assert type(after.score) is type(before.score), (keys, value, after)
                 assert after.score == before.score or math.isnan(after.score), (keys, value, after)
     assert tried > 20 and guarded > 5, (tried, guarded)
+    assert json.loads(lines[line - 1] if line else text) == original  # no mutation leaked into it
 
 
 # -- regressions found in review ---------------------------------------------------------------
@@ -1698,12 +1710,22 @@ def test_promptfoo_check_and_report_classify_a_row_alike():
         {"success": False, "failureReason": 2},
         {"success": False, "failureReason": 1},
         {"success": "true"},  # not a pass
-        {"success": True, "failureReason": "2"},  # not an error: a pass
         [],
         None,
     ]
-    assert promptfoo_tally(rows) == (2, 4, 2)
+    assert promptfoo_tally(rows) == (1, 4, 2)
     assert promptfoo_tally([]) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("reason", [2.0, "2", True, [2]], ids=["float", "string", "bool", "list"])
+def test_a_promptfoo_failure_reason_that_is_not_0_1_or_2_is_invalid(reason):
+    # An outside review: error rows written as 2.0, with the stats moved to
+    # failures, passed a low threshold without --allow-errors.
+    from scorecontract._harnesses._promptfoo import tally as promptfoo_tally
+
+    with pytest.raises(InvalidEvidence) as info:
+        promptfoo_tally([{"success": True, "failureReason": 0}, {"success": False, "failureReason": reason}])
+    assert info.value.code == "wrong-type"
 
 
 # -- messages that get a user unstuck (issue 20, part 5) -----------------------------------------------

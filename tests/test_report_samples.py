@@ -20,7 +20,7 @@ import pytest
 from scorecontract import PolicyError, Source, Verdict, report
 from scorecontract._cli import main
 from scorecontract._samples import canonical_trial_id, split_queries
-from support import FIXTURES, run_cli
+from support import FIXTURES, run_fresh
 
 SAMPLES = FIXTURES / "harnesses" / "samples"
 DATE = "2025-06-02T10-14-07.123456"
@@ -486,10 +486,10 @@ def test_promptfoo_repeat_index_is_part_of_the_id():
 
 
 def test_harnesses_without_a_per_sample_reader_are_refused():
-    for harness in ("deepeval", "openai-evals", "simple-evals"):
-        with pytest.raises(PolicyError) as caught:
-            report(b"", source=Source(harness), scheduled=1)
-        assert caught.value.code == "bad-option"
+    with pytest.raises(PolicyError) as caught:
+        report(b"", source=Source("simple-evals"), scheduled=1)
+    assert caught.value.code == "bad-option"
+    assert "per-sample reports read lm-eval, inspect, promptfoo, helm, deepeval, openai-evals" in caught.value.message
     with pytest.raises(PolicyError):
         report(b"", source=Source("inspect", scorer="match"), select_score="s", trial_id="i")
     with pytest.raises(PolicyError) as caught:
@@ -513,79 +513,102 @@ def test_the_document_byte_limit_applies():
 # -- the command line ------------------------------------------------------------------------------
 
 
+CLI_CASES = [
+    (
+        ["--from", "lm-eval", "--sample-metric", "exact_match", "--results", RESULTS, "--threshold", "0.5", GSM8K],
+        0,
+        "meets-threshold",
+    ),
+    (["--from", "lm-eval", "--sample-metric", "acc", "--results", RESULTS, NEGOTIATION], 3, "partial-run"),
+    (["--from", "inspect", "--scorer", "match", "--labels", "C=1,P=0.5,I=0,N=0", LETTERS], 0, "meets-threshold"),
+    (["--from", "inspect", "--scorer", "match", UNSCORED], 3, "missing-evidence"),
+    (["--from", "inspect", "--scorer", "match", UNSCORED, "--review-owner", "ml-oncall"], 4, "missing-evidence"),
+    (
+        ["--from", "helm", "--sample-metric", "exact_match", "--scheduled", "5", "--threshold", "0.9", HELM],
+        1,
+        "below-threshold",
+    ),
+    (
+        [
+            "--from",
+            "promptfoo",
+            "--sample-metric",
+            "pass",
+            "--metric",
+            "pass-rate",
+            "--min-pass-rate",
+            "0.75",
+            PROMPTFOO,
+        ],
+        0,
+        "meets-threshold",
+    ),
+    (["--from", "promptfoo", PROMPTFOO_DISAGREE], 3, "population-mismatch"),
+    (
+        [
+            "--select-score",
+            "$.result.score",
+            "--trial-id",
+            "item,seed",
+            "--scheduled",
+            "5",
+            "--threshold",
+            "0.5",
+            SHARD_1,
+            SHARD_2,
+        ],
+        0,
+        "meets-threshold",
+    ),
+    (
+        [
+            "--select-score",
+            "$.result.score",
+            "--trial-id",
+            "item",
+            "--trial-id",
+            "seed",
+            "--scheduled",
+            "4",
+            SHARD_1,
+            SHARD_2,
+        ],
+        3,
+        "population-mismatch",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def fresh_cli_runs(tmp_path_factory):
+    """Every CLI_CASES row at one optimize level, run in one fresh interpreter.
+
+    Fresh interpreters, with and without -O (no assert may carry a
+    verdict), one per level for all rows: the rows' results by index,
+    with the receipt each row wrote.
+    """
+    runs = {}
+
+    def run(optimize):
+        if optimize not in runs:
+            folder = tmp_path_factory.mktemp(f"cli-O{optimize}")
+            calls, receipts = [], []
+            for index, (argv, _, _) in enumerate(CLI_CASES):
+                receipt = folder / f"receipt-{index}.json"
+                junit = folder / f"junit-{index}.xml"
+                calls.append((["report", "--receipt", str(receipt), "--junit-xml", str(junit), *argv], b""))
+                receipts.append(receipt)
+            runs[optimize] = list(zip(run_fresh(calls, optimize=optimize), receipts))
+        return runs[optimize]
+
+    return run
+
+
 @pytest.mark.parametrize("optimize", [0, 1])
-@pytest.mark.parametrize(
-    "argv, status, code",
-    [
-        (
-            ["--from", "lm-eval", "--sample-metric", "exact_match", "--results", RESULTS, "--threshold", "0.5", GSM8K],
-            0,
-            "meets-threshold",
-        ),
-        (["--from", "lm-eval", "--sample-metric", "acc", "--results", RESULTS, NEGOTIATION], 3, "partial-run"),
-        (["--from", "inspect", "--scorer", "match", "--labels", "C=1,P=0.5,I=0,N=0", LETTERS], 0, "meets-threshold"),
-        (["--from", "inspect", "--scorer", "match", UNSCORED], 3, "missing-evidence"),
-        (["--from", "inspect", "--scorer", "match", UNSCORED, "--review-owner", "ml-oncall"], 4, "missing-evidence"),
-        (
-            ["--from", "helm", "--sample-metric", "exact_match", "--scheduled", "5", "--threshold", "0.9", HELM],
-            1,
-            "below-threshold",
-        ),
-        (
-            [
-                "--from",
-                "promptfoo",
-                "--sample-metric",
-                "pass",
-                "--metric",
-                "pass-rate",
-                "--min-pass-rate",
-                "0.75",
-                PROMPTFOO,
-            ],
-            0,
-            "meets-threshold",
-        ),
-        (["--from", "promptfoo", PROMPTFOO_DISAGREE], 3, "population-mismatch"),
-        (
-            [
-                "--select-score",
-                "$.result.score",
-                "--trial-id",
-                "item,seed",
-                "--scheduled",
-                "5",
-                "--threshold",
-                "0.5",
-                SHARD_1,
-                SHARD_2,
-            ],
-            0,
-            "meets-threshold",
-        ),
-        (
-            [
-                "--select-score",
-                "$.result.score",
-                "--trial-id",
-                "item",
-                "--trial-id",
-                "seed",
-                "--scheduled",
-                "4",
-                SHARD_1,
-                SHARD_2,
-            ],
-            3,
-            "population-mismatch",
-        ),
-    ],
-)
-def test_cli_exit_codes_and_receipts(tmp_path, optimize, argv, status, code):
-    receipt = tmp_path / "receipt.json"
-    result = run_cli(
-        "report", "--receipt", str(receipt), "--junit-xml", str(tmp_path / "junit.xml"), *argv, optimize=optimize
-    )
+@pytest.mark.parametrize("index", range(len(CLI_CASES)))
+def test_cli_exit_codes_and_receipts(fresh_cli_runs, optimize, index):
+    argv, status, code = CLI_CASES[index]
+    result, receipt = fresh_cli_runs(optimize)[index]
     assert result.returncode == status, result.stderr
     written = json.loads(receipt.read_text())
     assert (written["kind"], written["code"]) == ("report", code)

@@ -126,9 +126,9 @@ class Interval(Value):
 
     def as_dict(self) -> dict[str, object]:
         """Return the interval as a JSON-ready dict: ``Bound.as_dict()`` and the decision."""
-        from ._stats import bound_fields
+        from ._stats import json_bound_fields
 
-        return {**bound_fields(self), "meets_threshold": self.meets, "trials_needed": self.trials_needed}
+        return {**json_bound_fields(self), "meets_threshold": self.meets, "trials_needed": self.trials_needed}
 
 
 def direction(policy: Policy) -> str:

@@ -60,6 +60,7 @@ REASONS = {
     "partial-run": "the harness covered part of its population (a limit, a selection, a cancelled run) and --allow-partial was not given",
     "grader-errors": "the harness reports errored tests, metrics or graders (promptfoo errors and graderError, DeepEval errors > 0)",
     "empty-run": "the harness scored nothing: zero tests, a count-0 stat, an empty score list",
+    "direction-conflict": "the harness's file gives the metric a direction its known one contradicts (lm-eval higher_is_better false on acc)",
     "value-mismatch": "the harness's file states one value twice and the two differ (a HELM mean against its sum / count)",
     # Trial reports (docs/reports.md).
     "bad-trial-id": "a trial record's trial_id is not a non-empty string, or a selected id member is not a string or integer",

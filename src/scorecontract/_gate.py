@@ -258,10 +258,15 @@ def _evidence(value: object, folder: str, where: str) -> tuple[str, ...]:
     if not items:
         raise PolicyError(_CODE, f"{where}: evidence is an empty list; name the files the gate decides on")
     paths: list[str] = []
+    seen: set[str] = set()
     for item in items:
         path = _path(item, folder, f"{where}: evidence")
-        if path in paths:
-            raise PolicyError(_CODE, f"{where}: evidence names {ascii(item)} twice")
+        # The file, not its spelling: ./x, a/../x and a link to x name x
+        # again, and a shard read twice would count its trials twice.
+        key = os.path.realpath(path)
+        if key in seen:
+            raise PolicyError(_CODE, f"{where}: evidence names the file {ascii(item)} twice")
+        seen.add(key)
         paths.append(path)
     return tuple(paths)
 

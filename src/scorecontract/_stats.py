@@ -341,8 +341,8 @@ class Bound(_Value):
         return bound_summary(self)
 
     def as_dict(self) -> dict[str, object]:
-        """Return the bound as a JSON-ready dict."""
-        return bound_fields(self)
+        """Return the bound as a JSON-ready dict (None for a number beyond the doubles)."""
+        return json_bound_fields(self)
 
     def _key(self) -> tuple[object, ...]:
         return tuple(self.as_dict().values())
@@ -357,6 +357,22 @@ class Bound(_Value):
 def bound_fields(value: Bound | Interval) -> dict[str, object]:
     """The ``BOUND_FIELDS`` of *value* (a ``Bound``, or an ``Interval``) as a dict."""
     return {name: getattr(value, name) for name in BOUND_FIELDS}
+
+
+def json_bound_fields(value: Bound | Interval) -> dict[str, object]:
+    """``bound_fields``, JSON-ready: a number beyond the doubles is None.
+
+    A lower bound rounded down past -1.8e308, or the SE of scores of
+    1e200, is an infinity; JSON has none, and a receipt that cannot be
+    written would end in an internal error.  The verdict was decided on
+    the bound itself, never on this dict.
+    """
+    fields = bound_fields(value)
+    for name in ("estimate", "bound", "se", "unpaired_se"):
+        number = fields[name]
+        if type(number) is float and not math.isfinite(number):
+            fields[name] = None
+    return fields
 
 
 def bound_summary(value: Bound | Interval) -> str:
@@ -576,7 +592,7 @@ def paired_bound(
         mean,
         variance,
         count,
-        math.sqrt(unpaired),
+        _float_sqrt(unpaired),
     )
 
 
@@ -825,9 +841,9 @@ def _normal_bound(
         side=side,
         confidence=confidence,
         n=n,
-        estimate=float(mean),
+        estimate=_to_float(mean),
         bound=_offset(mean, width, side),
-        se=math.sqrt(variance),
+        se=_float_sqrt(variance),
         clusters=clusters,
         unpaired_se=unpaired_se,
         _alpha=alpha,
@@ -846,6 +862,28 @@ def _offset(mean: Fraction, width: Decimal, side: str) -> float:
         return _round_down_to_float(down.subtract(_decimal(mean, down), width))
     up = _context(ROUND_CEILING)
     return _round_up_to_float(up.add(_decimal(mean, up), width))
+
+
+def _to_float(value: Fraction) -> float:
+    """*value* as the nearest double, or an infinity beyond the doubles.
+
+    ``float(Fraction)`` raises ``OverflowError`` past 1.8e308: scores of
+    1e200 under an unbounded policy have a variance of 1e400.
+    """
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def _float_sqrt(value: Fraction) -> float:
+    """The square root of a variance as a double: an infinity when it is beyond them."""
+    square = _to_float(value)
+    if square == math.inf:
+        # math.sqrt converts to a double first; past the doubles, take the
+        # root in decimal (a Decimal beyond the doubles converts to inf).
+        return float(_decimal(value, _context()).sqrt(_context()))
+    return math.sqrt(square)
 
 
 def _fraction(value: float) -> Fraction:

@@ -11,10 +11,6 @@ byte.
 
 from __future__ import annotations
 
-from .._digest import sha256_hex
-from ._escape import loadable
-from ._github import workflow_command
-from ._receipt import receipt_text, stamp
 from ._verdict_line import verdict_line
 
 TYPE_CHECKING = False
@@ -58,6 +54,10 @@ def check_receipt(
     shown as ``escape()`` shows it (``\\udcff``).  The receipt then always
     loads with ``scorecontract.loads``.
     """
+    from .._digest import sha256_hex
+    from ._escape import loadable
+    from ._receipt import stamp
+
     receipt = decision.as_dict()
     receipt.setdefault("location", None)
     receipt["evidence"] = {
@@ -90,6 +90,8 @@ def result_line(
     if format == "json":
         if receipt is None:
             raise ValueError("--format json prints the receipt")
+        from ._receipt import receipt_text
+
         return receipt_text(receipt)
     verdict = decision.verdict.value
     # A judgment names its own state (GRADER_ERROR) in the line; its
@@ -111,6 +113,8 @@ def result_line(
     )
     if format != "github":
         return line
+    from ._github import workflow_command
+
     return workflow_command(
         github_command(verdict),
         line,

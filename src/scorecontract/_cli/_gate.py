@@ -393,7 +393,7 @@ def _run_gate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from ._io import emit
 
-    emit(*_render(summary, args.format).split("\n"))
+    emit(*_render(summary, args.format))
     return verdict.exit_code
 
 
@@ -494,16 +494,23 @@ def _receipt_bytes(summary: _Summary) -> bytes:
     return receipt_bytes(gate_receipt(summary))
 
 
-def _render(summary: _Summary, form: str) -> str:
+def _render(summary: _Summary, form: str) -> list[str]:
+    """The lines to print, each escaped on its own by ``emit``.
+
+    Never one text split on newlines afterwards: a newline inside a value
+    (the gate file's version, a gate's name) would become a line of its
+    own, a forged ``PASS`` line or ``::notice`` command (an outside review).
+    """
     if form == "json":
         from ._receipt import receipt_text
 
-        return receipt_text(gate_receipt(summary))
+        return [receipt_text(gate_receipt(summary))]
     if form == "markdown":
-        return _markdown(summary)
+        # markdown_text has escaped every newline inside a value already.
+        return _markdown(summary).split("\n")
     if form == "github":
-        return "\n".join(_github(summary))
-    return "\n".join([summary.line(), *(f"  {o.gate.name}: {o.line}" for o in summary.outcomes)])
+        return list(_github(summary))
+    return [summary.line(), *(f"  {o.gate.name}: {o.line}" for o in summary.outcomes)]
 
 
 def _markdown(summary: _Summary) -> str:
@@ -546,7 +553,8 @@ def _github(summary: _Summary) -> Iterator[str]:
             shown = ", ".join(path for path, _ in outcome.evidence[: len(gate.evidence)])
             # The report's own annotations (each invalid observation on its
             # line), all but its closing summary, which the gate's line replaces.
-            yield from render_github(outcome.result, shown).split("\n")[:-1]  # type: ignore[arg-type]
+            lines = render_github(outcome.result, shown).split("\n")[:-1]  # type: ignore[arg-type]
+            yield from (_shard_files(line, gate.evidence) for line in lines)
             if len(gate.evidence) == 1:
                 properties["file"] = _annotated(gate.evidence[0])
         else:
@@ -592,7 +600,7 @@ def _junit_xml(summary: _Summary) -> str:
             parts.append(f'{case}><failure type="{xml_text(outcome.code)}" message="{shown}" /></testcase>\n')
         else:
             parts.append(f'{case}><error type="{xml_text(outcome.code)}" message="{shown}" /></testcase>\n')
-    text = "\n".join(xml_text(line) for line in _render(summary, "text").split("\n"))
+    text = "\n".join(xml_text(line) for line in _render(summary, "text"))
     parts.append(f"<system-out>{text}</system-out>\n</testsuite>\n</testsuites>\n")
     return "".join(parts)
 
@@ -602,3 +610,25 @@ def _annotated(path: str) -> str:
     import os
 
     return os.path.normpath(path)
+
+
+def _shard_files(line: str, evidence: tuple[str, ...]) -> str:
+    """An annotation on shard ``input N`` of a report gate, put on that shard's file.
+
+    A report gate hands its shards to ``report()`` as bytes, which it names
+    ``input 1``, ``input 2``, ... in order; an annotation must name a file
+    the runner can show.
+    """
+    import re
+
+    from ._github import escape_property
+
+    def named(match: re.Match[str]) -> str:
+        index = int(match.group(1)) - 1
+        if 0 <= index < len(evidence):
+            return "file=" + escape_property(_annotated(evidence[index]))
+        return match.group(0)
+
+    # Only among the properties: the message after them is evidence text.
+    head, separator, message = line[2:].partition("::")
+    return "::" + re.sub(r"file=input (\d+)(?=,|$)", named, head) + separator + message

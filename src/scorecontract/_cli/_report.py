@@ -28,8 +28,9 @@ with --review-owner); otherwise the metric decides.
 Several TRIALS files are the shards of one run: one population, read in the
 order given.  --from HARNESS reads a harness's per-sample output instead
 (lm-eval samples_<task>_*.jsonl, an Inspect .json or .eval log, HELM
-per_instance_stats.json, promptfoo results.json); --select-score and
---trial-id read any JSON Lines file (docs/harnesses.md)."""
+per_instance_stats.json, promptfoo results.json, a DeepEval test run, an
+oaieval record log); --select-score and --trial-id read any JSON Lines file
+(docs/harnesses.md)."""
 
 
 def register(commands: Any, epilog: str) -> None:

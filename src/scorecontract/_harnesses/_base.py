@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     Reading = Union["Selected", "Computed"]
     Gate = Callable[[Union[bytes, str], "Options", Policy, int, "Trace"], Reading]
-    Direction = Callable[[object, "Options"], Union[str, None]]
+    Direction = Callable[["Options"], Union[str, None]]
     ReaderFactory = Callable[["Options", Policy, Sequence[Union[str, None]]], SampleReader]
 else:
     Protocol = object
@@ -123,9 +123,9 @@ class Headline:
       ``InvalidEvidence`` for evidence that says the headline is not one;
     - ``nonfinite``: why the harness writes a non-finite headline, said
       after the INVALID message;
-    - ``direction``: ``direction(document, options)``, the direction the
-      file states for the metric, or None (lm-eval's higher_is_better);
-    - ``known``: ``known(options)``, the metric's known direction, or None;
+    - ``direction``: ``direction(options)``, the direction to apply when
+      the caller states none (the metric's known one: lm-eval's perplexity
+      is better low), or None for the policy's default;
     - ``together``: groups of options given all or none (Inspect's scorer
       and metric: without both, the log's own headline).
     """
@@ -134,7 +134,6 @@ class Headline:
         "direction",
         "file",
         "gate",
-        "known",
         "lists",
         "nonfinite",
         "options",
@@ -154,7 +153,6 @@ class Headline:
         gate: Gate,
         nonfinite: str,
         direction: Direction | None = None,
-        known: Callable[[Options], str | None] | None = None,
         together: tuple[tuple[str, ...], ...] = (),
     ) -> None:
         self.options = options
@@ -166,7 +164,6 @@ class Headline:
         self.gate = gate
         self.nonfinite = nonfinite
         self.direction = direction
-        self.known = known
 
 
 class Samples:

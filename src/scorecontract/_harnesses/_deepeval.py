@@ -10,13 +10,23 @@ the run in ``{"testRunData": ...}``; a saved run is the plain object.
 
 from __future__ import annotations
 
-from .._errors import InvalidEvidence
+from .._errors import InvalidEvidence, PolicyError
+from .._sample_reader import (
+    SampleReader,
+    canonical_trial_id,
+    clip,
+    declared_count,
+    invalid_row,
+    load_with_codes,
+    path_under,
+)
 from ._base import (
     ABSENT,
     Computed,
     Count,
     Headline,
     Option,
+    Samples,
     at,
     count,
     decode,
@@ -31,7 +41,10 @@ from ._base import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .._policy import Policy
+    from .._sample_reader import Codes, Placed, Row
     from ._base import Options, Trace
 
 __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
@@ -195,4 +208,118 @@ HEADLINE = Headline(
     nonfinite="DeepEval writes NaN for a score its metric could not measure",
 )
 
-SAMPLES = None
+
+class _Reader(SampleReader):
+    """A DeepEval test run: each test case the metric measured is a trial.
+
+    The trial id is the test case's ``[name, order]`` (``[name]`` without an
+    order); its score the
+    ``score`` of its one ``metricsData`` entry named by the metric.  A test
+    case whose metric errored (an ``error``, no score) is ``grader-errors``.
+    The population is the test cases the metric measured, reconciled with
+    metricsScores as ``check --from deepeval`` does.
+    """
+
+    framing = "document"
+    declares_population = True
+
+    def __init__(self, policy: Policy, options: Options) -> None:
+        super().__init__(policy)
+        metric = options.get("metric")
+        if type(metric) is not str or not metric:
+            raise PolicyError(
+                "bad-option", "report --from deepeval needs the metric (--sample-metric), e.g. Answer Relevancy"
+            )
+        self.metric = metric
+        self.unmeasured = 0
+
+    def description(self) -> dict[str, object]:
+        described: dict[str, object] = {"harness": "deepeval", "metric": self.metric}
+        if self.unmeasured:
+            described["not_measured"] = self.unmeasured
+        return described
+
+    def document(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
+        document, codes = load_with_codes(data, max_bytes, self.policy.exact)
+        base = "$['testRunData']" if type(document) is dict and "testRunData" in document else "$"
+        keys = ("testRunData",) if base != "$" else ()
+        entries = at(document, *keys, "metricsScores")
+        if type(entries) is not list:
+            raise InvalidEvidence("missing-member", "this is not a DeepEval test run: it has no metricsScores array")
+        found = [(index, entry) for index, entry in enumerate(entries) if at(entry, "metric") == self.metric]
+        if not found:
+            raise no_such(
+                "metric", self.metric, "--sample-metric", "DeepEval's metricsScores", [at(e, "metric") for e in entries]
+            )
+        if len(found) > 1:
+            raise InvalidEvidence(
+                "ambiguous-selection", f"DeepEval's metricsScores has {len(found)} entries for {self.metric!r}"
+            )
+        index, entry = found[0]
+        where = f"{base}['metricsScores'][{index}]"
+        scores = at(entry, "scores")
+        counted = [
+            declared_count(at(entry, name), f"metricsScores[{index}].{name}", "DeepEval test run")
+            for name in ("passes", "fails", "errors")
+        ]
+        counts = [
+            Count(sum(counted), "passes + fails + errors", where, "covered"),
+            Count(
+                (len(scores) if type(scores) is list else 0) + counted[2],
+                "scores and errors",
+                f"{where}['scores']",
+                "covered",
+            ),
+        ]
+        cases = _cases(document, base, self.metric, counts)
+        if cases is None:
+            raise InvalidEvidence(
+                "missing-member", "the DeepEval test run has no testCases: nothing to gate per test case"
+            )
+        population, _ = reconcile(
+            counts, harness="DeepEval", unit=f"test cases of metric {self.metric!r}", allow_partial=False
+        )
+        rows: list[Placed] = []
+        measured = {place.split("['metricsData']")[0] for place, _ in cases}
+        for member in ("testCases", "conversationalTestCases"):
+            listed = at(document, *keys, member)
+            for number, case in enumerate(listed if type(listed) is list else []):
+                place = f"{base}[{literal(member)}][{number}]"
+                if place not in measured:
+                    self.unmeasured += 1
+                    continue
+                rows.append((place, self.case(case, place, codes)))
+        return rows, population
+
+    def case(self, case: object, place: str, codes: Codes) -> Row:
+        parts = [(path_under(place, "name"), at(case, "name"))]
+        if at(case, "order") is not ABSENT:
+            # DeepEval numbers its test cases; a name alone may repeat.
+            parts.append((path_under(place, "order"), at(case, "order")))
+        trial_id, problem = canonical_trial_id(parts, codes)
+        if problem is not None:
+            return invalid_row(None, *problem)
+        data = at(case, "metricsData")
+        number, item = next(
+            (number, item)
+            for number, item in enumerate(data if type(data) is list else [])
+            if at(item, "name") == self.metric
+        )
+        where = path_under(place, "metricsData", number)
+        error = at(item, "error")
+        if error is not ABSENT and error is not None:
+            said = f": {clip(error, 80)}" if type(error) is str else ""
+            return invalid_row(
+                trial_id, "grader-errors", f"DeepEval's metric {self.metric!r} errored on this test case{said}"
+            )
+        return self.judge(trial_id, path_under(where, "score"), at(item, "score"), codes, case)
+
+
+def _reader(options: Options, policy: Policy, names: Sequence[str | None]) -> SampleReader:
+    return _Reader(policy, options)
+
+
+SAMPLES = Samples(
+    options=(Option("metric", "the metric's name as metricsData writes it, e.g. Answer Relevancy"),),
+    reader=_reader,
+)

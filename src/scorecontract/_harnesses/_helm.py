@@ -90,8 +90,16 @@ def agree(stat: object, where: str, what: str) -> None:
     from fractions import Fraction
 
     mean, total, number = at(stat, "mean"), at(stat, "sum"), at(stat, "count")
-    if not (_finite(mean) and _finite(total)) or type(number) is not int or number <= 0:
-        return  # the numeric contract refuses a bad mean; a bad sum has nothing to say
+    if not _finite(mean) or type(number) is not int or number <= 0:
+        return  # the numeric contract refuses a bad mean
+    if not _finite(total):
+        # HELM's Stat always writes its sum beside the mean; a mean without
+        # one cannot be checked, and an edited mean would pass unseen.
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"{what} at {where} has mean {format_number(mean)} but no finite sum to check it against "
+            f"(sum is {'absent' if total is ABSENT else json_kind(total)})",
+        )
     expected = exact(total) / number
     if abs(exact(mean) - expected) > Fraction(1, 10**6) * max(Fraction(1), abs(expected)):
         raise InvalidEvidence(

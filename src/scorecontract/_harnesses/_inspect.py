@@ -180,11 +180,18 @@ def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
         where = path("results", "logged_samples")
         counts.append(Count(count(logged, "the Inspect log's logged_samples"), "logged_samples", where, "scheduled"))
     samples = at(log, "eval", "dataset", "samples")
-    if type(samples) is int and samples >= 0:
+    if samples is not ABSENT and samples is not None:
+        # Stated, it must be a count: 1000.0, "1000" or -1 skipped here let a
+        # run of 4 of 1000 samples pass as whole (an outside review).
+        declared = count(samples, "the Inspect log's eval.dataset.samples")
         where = path("eval", "dataset", "samples")
-        counts.append(Count(samples * epochs, f"eval.dataset.samples{times}", where, "declared"))
+        counts.append(Count(declared * epochs, f"eval.dataset.samples{times}", where, "declared"))
     ids = at(log, "eval", "dataset", "sample_ids")
-    if type(ids) is list:
+    if ids is not ABSENT and ids is not None:
+        if type(ids) is not list:
+            raise InvalidEvidence(
+                "wrong-type", f"the Inspect log's eval.dataset.sample_ids is {json_kind(ids)}, not a list"
+            )
         where = path("eval", "dataset", "sample_ids")
         counts.append(Count(len(ids) * epochs, f"eval.dataset.sample_ids{times}", where, "scheduled"))
     limit = at(log, "eval", "config", "limit")
@@ -234,9 +241,9 @@ def _scores(document: object, scorer: str | None, metric: str | None, reducer: s
     """The path of the one EvalScore gated, and the metric: by name, reducer and results.headline.
 
     Several EvalScores share a name when a task has several epoch reducers
-    (mean, max, ...): the reducer picks one, or the headline Inspect
-    resolved (results.headline) when it names that score.  Without a
-    scorer and a metric the headline is gated.
+    (mean, max, ...): the caller's reducer picks one, else the selection is
+    ambiguous.  Without a scorer and a metric the headline Inspect resolved
+    (results.headline, reducer included) is gated.
     """
     scores = at(document, "results", "scores")
     if type(scores) is not list:
@@ -272,10 +279,9 @@ def _scores(document: object, scorer: str | None, metric: str | None, reducer: s
             reducers = [at(scores[index], "reducer") for index in found]
             raise no_such("reducer", reducer, "--reducer", f"Inspect's scorer {ascii(scorer)}", reducers)
         found = reduced
-    if len(found) > 1 and type(headline) is dict and at(headline, "score") in (scorer, ABSENT, None):
-        # Inspect's own choice among the reducers, when it names this score.
-        named = [index for index in found if at(scores[index], "reducer") == at(headline, "reducer")]
-        found = named or found
+    # The file's own results.headline may not choose the reducer for a
+    # caller who named the score: only a caller who named nothing (and so
+    # asked for the headline) gets the headline's reducer, above.
     if len(found) > 1:
         reducers = [at(scores[index], "reducer") for index in found]
         raise InvalidEvidence(

@@ -87,39 +87,50 @@ KNOWN_DIRECTIONS = {
 }
 
 
-def direction(document: object, options: Options) -> str | None:
-    """The direction to follow when the caller states none: the file's, where the metric's is known to agree.
+def direction(options: Options) -> str | None:
+    """The direction to apply when the caller states none: the metric's known one, or None.
 
-    A file may not choose the direction of its own comparison: lm-eval's
-    higher_is_better is followed only when it agrees with the direction
-    the metric is known to have (``KNOWN_DIRECTIONS``).  One that
-    contradicts it (``higher_is_better: false`` on acc, which would pass
-    an accuracy of 0.1) is refused, naming both; one of a metric whose
-    direction is not known is not followed, so the caller's direction
-    (higher, unstated) meets it and is refused unless the caller states it.
+    A file may not choose the direction of its own comparison, so an
+    unstated direction is never the file's: it is the metric's known
+    direction (``KNOWN_DIRECTIONS``: perplexity is better low whatever the
+    file says), else the policy's default.  ``check_direction`` then meets
+    the file's higher_is_better with it.
     """
-    return settled(
-        _stated(document, options.text("task"), options.text("metric")), options.text("metric"), options.text("task")
-    )
+    return known_direction(options.text("metric"))
 
 
-def settled(stated: str | None, metric: str, task: str) -> str | None:
-    """*stated*, the file's direction of *metric*, if the metric's known direction agrees; see ``direction``."""
-    if stated is None:
-        return None
+def known_direction(metric: str) -> str | None:
+    """The direction lm-eval's registry gives *metric* (``acc,none`` or ``acc``), or None."""
+    return KNOWN_DIRECTIONS.get(metric.split(",", 1)[0])
+
+
+def check_direction(stated: str | None, applied: str, metric: str, task: str) -> None:
+    """Refuse a file whose direction for *metric* disagrees with the *applied* one.
+
+    Where the metric's direction is known and the file contradicts it
+    (``higher_is_better: false`` on acc, which would pass an accuracy of
+    0.1), the evidence is INVALID ``direction-conflict``, naming both: the
+    file may not choose.  Where it is not known, the caller must state the
+    direction the file gives (``PolicyError``, ``option-conflict``).  A
+    caller who states the file's direction is followed.
+    """
+    if stated is None or stated == applied:
+        return
     name = metric.split(",", 1)[0]
+    flag = "true" if stated == "higher" else "false"
     known = KNOWN_DIRECTIONS.get(name)
-    if known is None:
-        return None
-    if stated != known:
-        raise PolicyError(
-            "option-conflict",
-            f"lm-eval marks {ascii(name)} of {ascii(task)} {stated} is better (higher_is_better "
-            f"{'true' if stated == 'higher' else 'false'}), but {ascii(name)} is {known} is better: a file may "
-            f"not choose the direction of its own comparison; state it (--direction {known}, or --direction "
-            f"{stated} if that is meant)",
+    if known is not None and known != stated:
+        raise InvalidEvidence(
+            "direction-conflict",
+            f"lm-eval marks {ascii(name)} of {ascii(task)} {stated} is better (higher_is_better {flag}), but "
+            f"{ascii(name)} is {known} is better: a file may not choose the direction of its own comparison "
+            f"(--direction {stated} states it, if that is meant)",
         )
-    return stated
+    raise PolicyError(
+        "option-conflict",
+        f"lm-eval marks {ascii(name)} of {ascii(task)} {stated} is better (higher_is_better {flag}), and the policy "
+        f"says direction {applied!r}; state direction {stated!r} (--direction {stated})",
+    )
 
 
 def _stated(document: object, task: str, metric: str) -> str | None:
@@ -316,18 +327,19 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         raise no_such("task", task, "--task", "the lm-eval results file", list(results), "tasks and groups")
     metrics = results[task]
     if type(metrics) is dict and metric not in metrics:
+        counts = task_counts(document, task)
+        if counts is not None and counts[1].value == 0:
+            # --predict_only computes no metric and writes effective 0.
+            raise InvalidEvidence(
+                "empty-run",
+                f"lm-eval ran none of the {counts[0].value} documents of {task} ({counts[1]!r}; --predict_only "
+                "computes no metric): there is nothing to gate",
+            )
         keys = [key for key in metrics if "," in key and "_stderr," not in key]
         raise no_such("metric", metric, "--metric", f"lm-eval's results of {ascii(task)}", keys, "metrics")
     one(document, query)  # no-match or ambiguous before anything else is said
     stated = _stated(document, task, metric)
-    if stated is not None and stated != policy.direction:
-        name = metric.split(",", 1)[0]
-        raise PolicyError(
-            "option-conflict",
-            f"lm-eval marks {ascii(name)} of {ascii(task)} {stated} is better (higher_is_better "
-            f"{'true' if stated == 'higher' else 'false'}), and the policy says direction {policy.direction!r}; "
-            f"state direction {stated!r} (--direction {stated})",
-        )
+    check_direction(stated, policy.direction, metric, task)
     notes = _coverage(document, task, metric, options.switch("allow_partial"))
     if notes:
         trace.origin.append(("partial", notes[0] if len(notes) == 1 else notes))
@@ -443,21 +455,8 @@ class _Reader(SampleReader):
         return results
 
     def stated_direction(self, max_bytes: int) -> str | None:
-        if self.results is None or self.task is None:
-            return None
-        try:
-            import os
-
-            from .._read import read_file
-
-            data = read_file(os.fspath(self.results), max_bytes, what="lm-eval results file")  # type: ignore[call-overload]
-            document, _ = load_with_codes(data, max_bytes, self.policy.exact)
-            stated = _stated(document, self.task, self.metric)
-        except Exception:
-            # report() reads the same bytes next and turns any fault into an
-            # INVALID report; a guess of the direction must not crash first.
-            return None
-        return settled(stated, self.metric, self.task)
+        """The metric's known direction, applied when the caller states none (see ``direction``)."""
+        return known_direction(self.metric)
 
     def population(self, max_bytes: int) -> int | None:
         """``n-samples[task].effective`` times the filters the results file reports the metric under."""
@@ -491,13 +490,7 @@ class _Reader(SampleReader):
         # the user stated none (stated_direction); a stated one that
         # disagrees is refused, not overridden.
         stated = _stated(results, task, self.metric)
-        if stated is not None and stated != self.policy.direction:
-            raise PolicyError(
-                "option-conflict",
-                f"lm-eval marks {ascii(self.metric)} of {ascii(task)} {stated} is better (higher_is_better "
-                f"{'true' if stated == 'higher' else 'false'}), and the policy says direction "
-                f"{self.policy.direction!r}; state direction {stated!r}",
-            )
+        check_direction(stated, self.policy.direction, self.metric, task)
         # One sample line per (doc_id, filter): evaluator.py loops over the
         # filters, then the documents.  A line under another filter is no
         # trial of this population, and neither is a document beyond the
@@ -512,7 +505,8 @@ class _Reader(SampleReader):
         if type(value) is list:
             return (
                 f"; lm-eval writes a list for a metric defined only at corpus level (the [gold, pred] "
-                f"pairs of f1-type metrics): {self.metric!r} has no per-sample score to gate"
+                f"pairs of f1-type metrics, the [loglikelihood, count] pairs of perplexity-type ones): "
+                f"{self.metric!r} has no per-sample score to gate"
             )
         if type(value) is str:
             return "; lm-eval writes a value it cannot serialize (a numpy float32) as its str()"

@@ -10,11 +10,30 @@ writes no ``final_report``.
 from __future__ import annotations
 
 from .._errors import InvalidEvidence
-from ._base import ABSENT, Count, Headline, Option, Selected, at, count, decode, load, no_such, path, reconcile
+from .._sample_reader import SampleReader, canonical_trial_id, codes_of, invalid_row
+from ._base import (
+    ABSENT,
+    Count,
+    Headline,
+    Option,
+    Samples,
+    Selected,
+    at,
+    count,
+    decode,
+    load,
+    no_such,
+    path,
+    reconcile,
+    shown,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .._policy import Policy
+    from .._sample_reader import Codes, Placed, Row
     from ._base import Options, Trace
 
 __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
@@ -77,6 +96,21 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         )
     if elsewhere:
         trace.origin.append(("nonfinite_on_other_lines", elsewhere))
+    invalid = at(document, "final_report", "counts/__invalid__")
+    if (
+        invalid is not ABSENT
+        and count(invalid, f"counts/__invalid__ on line {number}")
+        and not options.switch("allow_errors")
+    ):
+        # A model-graded eval records a grader reply that is no choice as
+        # __invalid__ and scores it as the lowest choice (evals
+        # elsuite/modelgraded): a score over replies no grader gave.
+        raise InvalidEvidence(
+            "grader-errors",
+            f"the final_report on line {number} counts {invalid} grader repl{'ies' if invalid != 1 else 'y'} that "
+            "were no grade (counts/__invalid__), which openai/evals scored as the lowest choice; pass --allow-errors "
+            "to gate the score anyway",
+        )
     notes = _coverage(spec, matches, options.switch("allow_partial"))
     if notes:
         trace.origin.append(("partial", notes[0]))
@@ -127,7 +161,13 @@ def _accuracy(document: object, number: int, matches: list[tuple[int, object]]) 
         return
     correct = [at(event, "data", "correct") for _, event in matches]
     if not all(type(flag) is bool for flag in correct):
-        return
+        # evals writes data.correct as a bool; anything else would switch the
+        # check off (one "false" string let an accuracy of 0.8 read 1.0).
+        raise InvalidEvidence(
+            "wrong-type",
+            f"a match event on the record log has data.correct that is not true or false; "
+            f"the final_report on line {number} cannot be checked against its events",
+        )
     computed = sum(1 for flag in correct if flag) / len(correct)
     if abs(computed - accuracy) > 1e-9:  # type: ignore[operator]
         raise InvalidEvidence(
@@ -141,6 +181,7 @@ HEADLINE = Headline(
     options=(
         Option("metric", "the member of final_report", default="accuracy"),
         Option("allow_partial", "gate a run of a selection of its samples (oaieval --max_samples)"),
+        Option("allow_errors", "gate a model-graded run whose grader gave replies that were no grade"),
     ),
     file="an `oaieval` record log (JSON Lines)",
     selects="final_report[M] of the one JSON Lines line holding final_report",
@@ -154,4 +195,75 @@ HEADLINE = Headline(
     nonfinite="openai/evals writes accuracy NaN when no event was recorded",
 )
 
-SAMPLES = None
+
+class _Reader(SampleReader):
+    """An oaieval record log: each match event is the trial of its sample.
+
+    The trial id is the event's ``[sample_id]``; its score the event's
+    ``data.correct``, true 1 and false 0 (what a match eval's accuracy
+    averages).  The population is the match events, reconciled with the
+    spec's max_samples as ``check --from openai-evals`` does.
+    """
+
+    framing = "document"
+    declares_population = True
+
+    def __init__(self, policy: Policy, options: Options) -> None:
+        super().__init__(policy)
+        self.allow_partial = options.switch("allow_partial")
+
+    def description(self) -> dict[str, object]:
+        return {"harness": "openai-evals", "score": "data.correct of match events", "allow_partial": self.allow_partial}
+
+    def document(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
+        from .._encoding import decode_evidence
+        from .._strict_json import load_document
+
+        text = decode_evidence(data, max_bytes)
+        spec: tuple[int, object] | None = None
+        matches: list[tuple[int, object, Codes]] = []
+        for number, line in enumerate(text.split("\n"), 1):
+            if not line.strip(" \t\r"):
+                continue
+            try:
+                document, records = load_document(line, exact=self.policy.exact)
+            except InvalidEvidence as exc:
+                raise InvalidEvidence(exc.code, f"line {number}: {exc.message}") from None
+            if type(document) is dict and "spec" in document and spec is None:
+                spec = (number, document)
+            elif type(document) is dict and document.get("type") == "match":
+                matches.append((number, document, codes_of(records)))
+        if not matches:
+            raise InvalidEvidence(
+                "missing-evidence", "the openai/evals log holds no match event: nothing to gate per sample"
+            )
+        _coverage(spec, [(number, event) for number, event, _ in matches], self.allow_partial)
+        rows: list[Placed] = []
+        for number, event, codes in matches:
+            rows.append((f"line {number}", self.event(event, codes)))
+        return rows, len(matches)
+
+    def event(self, event: object, codes: Codes) -> Row:
+        trial_id, problem = canonical_trial_id([("$['sample_id']", at(event, "sample_id"))], codes)
+        if problem is not None:
+            return invalid_row(None, *problem)
+        correct = at(event, "data", "correct")
+        where = "$['data']['correct']"
+        if correct is ABSENT:
+            return invalid_row(trial_id, "missing-member", f"the match event has no {where}")
+        if type(correct) is not bool:
+            return invalid_row(
+                trial_id, "wrong-type", f"the match event's {where} is {shown(correct)}, not true or false"
+            )
+        # The one place a bool becomes a number here: the match's verdict, by name.
+        return self.judge(trial_id, where, 1 if correct else 0, codes, event)
+
+
+def _reader(options: Options, policy: Policy, names: Sequence[str | None]) -> SampleReader:
+    return _Reader(policy, options)
+
+
+SAMPLES = Samples(
+    options=(Option("allow_partial", "gate a run of a selection of its samples (oaieval --max_samples)"),),
+    reader=_reader,
+)

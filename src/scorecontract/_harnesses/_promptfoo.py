@@ -70,7 +70,12 @@ def tally(rows: list[object]) -> tuple[int, int, int]:
     passes = errors = 0
     for row in rows:
         reason = row.get("failureReason") if type(row) is dict else None
-        if type(reason) is int and reason == 2:
+        if reason is not None and type(reason) is not int:
+            # ResultFailureReason is 0, 1 or 2; 2.0 must not pass as a failure.
+            raise InvalidEvidence(
+                "wrong-type", f"a promptfoo row's failureReason is {json_kind(reason)}, not 0, 1 or 2"
+            )
+        if reason == 2:
             errors += 1
         elif type(row) is dict and row.get("success") is True:
             passes += 1
