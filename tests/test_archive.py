@@ -433,7 +433,14 @@ def test_names_that_only_look_alike_are_not_aliases():
 # -- the logs Inspect writes today, gated ------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["inspect-run.eval", "inspect-epochs.eval", "inspect-edited.eval"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "inspect-run.eval",
+        "inspect-epochs.eval",
+        "inspect-edited.eval",
+    ],
+)
 def test_a_log_inspect_writes_today_gates(name):
     from support import ROOT, run_main
 

@@ -698,12 +698,11 @@ PLAIN_CHECK_MODULES = frozenset(
     """
 scorecontract scorecontract._cli scorecontract._cli._check
 scorecontract._cli._check_output scorecontract._cli._deliver
-scorecontract._cli._escape scorecontract._cli._github scorecontract._cli._io
+scorecontract._cli._escape scorecontract._cli._io
 scorecontract._cli._judgment scorecontract._cli._main
 scorecontract._cli._options scorecontract._cli._policy
-scorecontract._cli._provenance scorecontract._cli._receipt
-scorecontract._cli._verdict_line scorecontract._constants
-scorecontract._decide scorecontract._describe scorecontract._digest
+scorecontract._cli._provenance scorecontract._cli._verdict_line
+scorecontract._constants scorecontract._decide scorecontract._describe
 scorecontract._encoding scorecontract._errors scorecontract._evaluate
 scorecontract._policy scorecontract._provenance scorecontract._read
 scorecontract._record scorecontract._score scorecontract._select
@@ -756,6 +755,8 @@ def test_a_plain_check_loads_no_adapter_no_archive_no_other_command(plain_check_
     forbidden = {"scorecontract._headline", "scorecontract._samples", "scorecontract._archive"}
     forbidden |= {f"scorecontract._cli.{name}" for name in ("_gate", "_report", "_report_output", "_sign", "_demo")}
     forbidden |= {"scorecontract._gate", "scorecontract._report", "scorecontract._confidence"}
+    # No receipt, no annotation asked for: neither is built, nor anything hashed.
+    forbidden |= {"scorecontract._cli._receipt", "scorecontract._cli._github", "scorecontract._digest"}
     assert sorted(forbidden & plain_check_modules) == []
     assert sorted(_top_levels(plain_check_modules) & set(NOT_IN_A_PLAIN_CHECK)) == []
 

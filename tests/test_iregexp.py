@@ -15,7 +15,7 @@ import unicodedata
 
 import pytest
 
-from scorecontract import PolicyError
+from scorecontract import PolicyError, _iregexp
 from scorecontract._iregexp import (
     _MAX_STATES,
     MAX_GROUP_DEPTH,
@@ -425,8 +425,8 @@ def test_differential_against_re():
 
 
 def test_a_pattern_with_more_states_than_the_cache_holds():
-    # (a|b)*a(a|b){12} needs thousands of DFA states: past the cache, steps
-    # are computed afresh, with the same answers.
+    # (a|b)*a(a|b){12} needs thousands of DFA states: a full cache is
+    # emptied and filled again, with the same answers.
     pattern = "(a|b)*a(a|b){12}"
     mine = compile_pattern(pattern)
     theirs = re.compile(pattern)
@@ -435,7 +435,8 @@ def test_a_pattern_with_more_states_than_the_cache_holds():
         text = "".join(rng.choice("ab") for _ in range(rng.randrange(10, 300)))
         assert mine.fullmatch(text) is (theirs.fullmatch(text) is not None)
         assert mine.search(text) is (theirs.search(text) is not None)
-    assert len(mine._full.states) == _MAX_STATES  # the cache did fill up
+    assert mine._full.flushes >= 1  # the cache did fill up
+    assert 0 < len(mine._full.states) <= _MAX_STATES
 
 
 def test_threads_share_compiled_patterns_safely():
@@ -456,3 +457,189 @@ def test_threads_share_compiled_patterns_safely():
         thread.join()
     assert len(results) == 8
     assert all(result == expected for result in results.values())
+
+
+# -- the bit-parallel automaton: anchors, empty loops, large programs, caches --
+
+
+def _anchored_pattern(rng, depth=0, max_depth=2):
+    """(I-Regexp, the same in Python re syntax), with anchors and empty loops.
+
+    Nested quantified groups make re backtrack for minutes on a few
+    characters: *max_depth* 1 keeps it to patterns re runs at once.
+    """
+    pieces = []
+    for _ in range(rng.randrange(1, 4)):
+        roll = rng.random()
+        if roll < 0.25:
+            atom = rng.choice([("a", "a"), ("b", "b"), ("[$]", "\\$"), ("\\^", "\\^")])
+        elif roll < 0.35:
+            atom = (".", "[^\\n\\r]")
+        elif roll < 0.45:
+            # RFC 9485 "^" and "$" are the start and the end of the string.
+            atom = rng.choice([("^", "(?:\\A)"), ("$", "(?:\\Z)")])
+        elif roll < 0.55:
+            atom = rng.choice([("()", "()"), ("(|a)", "(?:|a)"), ("(a*)", "(?:a*)"), ("[^b]", "[^b]")])
+        elif depth < max_depth:
+            inner = [_anchored_pattern(rng, depth + 1, max_depth) for _ in range(rng.randrange(1, 3))]
+            atom = ("(" + "|".join(i for i, _ in inner) + ")", "(?:" + "|".join(p for _, p in inner) + ")")
+        else:
+            atom = ("b", "b")
+        if atom[0] in ("^", "$"):
+            quantifier = rng.choice(["", "", "?", "*"])
+        else:
+            quantifier = rng.choice(["", "", "*", "+", "?", "{2}", "{0,3}", "{1,}"])
+        pieces.append((atom[0] + quantifier, atom[1] + quantifier))
+    if rng.random() < 0.2:
+        return ("".join(i for i, _ in pieces) + "|a", "(?:" + "".join(p for _, p in pieces) + "|a)")
+    return ("".join(i for i, _ in pieces), "(?:" + "".join(p for _, p in pieces) + ")")
+
+
+def test_differential_with_anchors_and_empty_loops_against_re():
+    rng = random.Random(9535)
+    compared = matched = 0
+    for _ in range(300):
+        pattern, translated = _anchored_pattern(rng, max_depth=1)
+        mine = Pattern(pattern)
+        theirs = re.compile(translated, re.DOTALL)
+        for _ in range(12):
+            text = "".join(rng.choice("ab$^\n") for _ in range(rng.randrange(7)))
+            full = theirs.fullmatch(text) is not None
+            assert mine.fullmatch(text) is full, (pattern, text)
+            assert mine.search(text) is (theirs.search(text) is not None), (pattern, text)
+            compared += 1
+            matched += full
+    assert compared == 3600
+    assert 300 < matched < 3300
+
+
+def _ab(rng, low, high):
+    return "".join(rng.choice("ab") for _ in range(rng.randrange(low, high + 1)))
+
+
+LARGE_PROGRAMS = {
+    # Every position goes on to the one below: shifts only.
+    "a[ab]{300}c": lambda rng: "a" + _ab(rng, 299, 301) + "c",
+    # Every position goes on through a choice: tables only.
+    "(a|b){150}": lambda rng: _ab(rng, 149, 151),
+    # A chain of optional positions.
+    "[ab]{0,200}c": lambda rng: _ab(rng, 0, 201) + "c",
+    "(a[ab]?){60}b": lambda rng: "".join("a" + _ab(rng, 0, 1) for _ in range(rng.randrange(59, 62))) + "b",
+    "((ab|a){0,3}b){12}": lambda rng: "".join(
+        "".join(rng.choice(["ab", "a"]) for _ in range(rng.randrange(4))) + "b" for _ in range(rng.randrange(11, 14))
+    ),
+    "(a{2,5}b?){30}": lambda rng: "".join(
+        "a" * rng.randrange(2, 6) + rng.choice(["", "b"]) for _ in range(rng.randrange(29, 32))
+    ),
+}
+
+
+def _simulate(pattern, text, search):
+    """Run *pattern*'s program on *text* one set of positions at a time.
+
+    The plain Thompson simulation, no bits, no tables, no caches: what the
+    automaton must agree with, also where re would backtrack for ever.
+    """
+    machine = pattern._full.machine
+    code = machine.code
+
+    def closure(seeds, at_start, at_end):
+        seen, kept, stack = set(), set(), list(seeds)
+        while stack:
+            pc = stack.pop()
+            if pc in seen:
+                continue
+            seen.add(pc)
+            op = code[pc].op
+            if op == _iregexp._SPLIT:
+                stack += [code[pc].then, code[pc].other]
+            elif op == _iregexp._BOL:
+                if at_start:
+                    stack.append(code[pc].then)
+            elif op == _iregexp._EOL and at_end:
+                stack.append(code[pc].then)
+            else:
+                kept.add(pc)
+        return kept
+
+    current = closure([machine.start], True, False)
+    for char in text:
+        if search and machine.match_pc in current:
+            return True
+        following = [
+            code[pc].then for pc in current if code[pc].op == _iregexp._CHAR and code[pc].char_class.contains(char)
+        ]
+        current = closure(following + ([machine.start] if search else []), False, False)
+    # At the end "$" holds, and "^" too if the text is empty.
+    return machine.match_pc in closure(current, not text, True)
+
+
+@pytest.mark.parametrize("pattern", sorted(LARGE_PROGRAMS))
+def test_large_programs_against_a_plain_simulation(pattern):
+    # Programs of hundreds of positions, so that a step spans many bytes of
+    # the step tables; the texts are built to match, then some are spoilt.
+    rng = random.Random(len(pattern))
+    mine = Pattern(pattern)
+    outcomes = set()
+    for number in range(12):
+        text = LARGE_PROGRAMS[pattern](rng)
+        if number % 3 == 0:
+            spot = rng.randrange(len(text) + 1)
+            text = text[:spot] + rng.choice(["a", "b", "c", ""]) + text[spot + 1 :]
+        full = _simulate(mine, text, search=False)
+        anywhere = _simulate(mine, text, search=True)
+        assert (mine.fullmatch(text), mine.search(text)) == (full, anywhere), (pattern, text)
+        outcomes.add(full)
+    assert outcomes == {True, False}
+
+
+def test_the_plain_simulation_agrees_with_re():
+    rng = random.Random(6)
+    for _ in range(100):
+        pattern, translated = _anchored_pattern(rng, max_depth=1)
+        mine, theirs = Pattern(pattern), re.compile(translated, re.DOTALL)
+        for _ in range(5):
+            text = "".join(rng.choice("ab$^\n") for _ in range(rng.randrange(6)))
+            assert _simulate(mine, text, search=False) is (theirs.fullmatch(text) is not None), (pattern, text)
+            assert _simulate(mine, text, search=True) is (theirs.search(text) is not None), (pattern, text)
+
+
+def test_nested_groups_against_the_plain_simulation():
+    # Groups in groups, quantified, with anchors: where re backtracks for
+    # minutes, the plain simulation is the oracle.
+    rng = random.Random(9485)
+    compared = matched = 0
+    for _ in range(150):
+        pattern, _ = _anchored_pattern(rng)
+        mine = Pattern(pattern)
+        for _ in range(8):
+            text = "".join(rng.choice("ab$^\n") for _ in range(rng.randrange(9)))
+            full = _simulate(mine, text, search=False)
+            assert mine.fullmatch(text) is full, (pattern, text)
+            assert mine.search(text) is _simulate(mine, text, search=True), (pattern, text)
+            compared += 1
+            matched += full
+    assert compared == 1200
+    assert 100 < matched < 1100
+
+
+def test_caches_that_fill_at_once_give_the_same_answers(monkeypatch):
+    # Every cache of the automaton emptied almost at every step: the answers
+    # are those of an automaton whose caches never fill.
+    rng = random.Random(2026)
+    patterns = ["(a|b)*a(a|b){5}", "[\\p{Lu}x][^a]{3}b", "a[ab]{20}c", "(^a|b$|.)*c", "(é|[α-ω]){2,4}"]
+    texts = ["".join(rng.choice("abcxAÉéαω\n") for _ in range(rng.randrange(40))) for _ in range(150)]
+    roomy = [Pattern(pattern) for pattern in patterns]
+    monkeypatch.setattr(_iregexp, "_MAX_STATES", 2)
+    monkeypatch.setattr(_iregexp, "_MAX_TRANSITIONS", 3)
+    monkeypatch.setattr(_iregexp, "_MAX_CHARS", 1)
+    cramped = [Pattern(pattern) for pattern in patterns]
+    for compiled in cramped:
+        compiled._full.machine.table_size = 1
+    for text in texts:
+        for big, small in zip(roomy, cramped):
+            assert (small.fullmatch(text), small.search(text)) == (big.fullmatch(text), big.search(text)), (
+                big.pattern,
+                text,
+            )
+    assert all(compiled._full.flushes > 10 and compiled._search.flushes > 10 for compiled in cramped)

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import pytest
 
-from scorecontract import InvalidEvidence, PolicyError, loads
+from scorecontract import InvalidEvidence, PolicyError, _jsonpath, loads
 from scorecontract._jsonpath import (
     MAX_NESTING,
     Miss,
@@ -718,3 +718,160 @@ def test_differential_against_a_hand_walk():
             assert sorted(got_paths) == sorted(normalized_path(keys) for keys in kept), (document, literal)
             checked += 1
     assert checked > 1000
+
+
+# -- constant parts of a filter: once per evaluation --------------------------
+#
+# White-box on purpose: _folded is compared with a parse that skips it, and
+# the engine's own function calls are counted, so no test is timed.
+
+
+def _unfolded(monkeypatch, text):
+    monkeypatch.setattr(_jsonpath, "_folded", lambda expression: expression)
+    try:
+        return Query(text)
+    finally:
+        monkeypatch.undo()
+
+
+def _outcome(compiled, document):
+    try:
+        return ("nodes", [(where, json.dumps(value)) for where, value in compiled.select(document)])
+    except (InvalidEvidence, PolicyError, TypeError) as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+def _engine_calls(compiled, document):
+    """How many Python functions of the engine one select() calls."""
+    engine = _jsonpath.__file__
+    calls = [0]
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == engine:
+            calls[0] += 1
+
+    sys.setprofile(profile)
+    try:
+        compiled.select(document)
+    finally:
+        sys.setprofile(None)
+    return calls[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "was_quadratic"),
+    [
+        ("$.a[?count($.a[*]) > 0]", True),
+        ("$.a[?@ > count($.a[*])]", True),
+        ("$.a[?$.a[?@ > 2]]", True),
+        ("$..[?count($..*) > 0]", True),
+        ("$.a[?@ == $.a[-1] || @ == $.a]", True),  # checking $.a reads all of it
+        ("$.a[?@ == $.a[3]]", False),
+        ("$.a[?$.a]", False),
+        ("$.a[?@ < length($.a) && $.flag == true]", False),
+        ("$.a[?!($.flag == true) || @ >= 0]", False),
+        ("$.a[?value($.b[*]) == @]", False),
+        ("$.a[?search($.s, 'x') || match(@.s, $.p)]", False),
+    ],
+)
+def test_a_constant_part_is_evaluated_once_per_query(monkeypatch, text, was_quadratic):
+    folded = compile_query(text)
+    unfolded = _unfolded(monkeypatch, text)
+    documents = [{"a": list(range(n)), "b": [1], "flag": True, "s": "x", "p": "y"} for n in (40, 160)]
+    for document in documents:
+        assert _outcome(folded, document) == _outcome(unfolded, document)
+    small, large = (_engine_calls(folded, document) for document in documents)
+    # Linear: 4x the candidates is about 4x the calls, where evaluating the
+    # constant part for every candidate made it about 16x.
+    assert large <= 4.5 * small, (small, large)
+    before_small, before_large = (_engine_calls(unfolded, document) for document in documents)
+    assert (before_large > 8 * before_small) is was_quadratic, (before_small, before_large)
+
+
+def test_a_constant_operand_is_checked_after_the_other_is_evaluated():
+    # The order of a comparison is: evaluate both, then check both.  With a
+    # constant left side that is NaN and a right side whose evaluation
+    # refuses a NaN of its own, the right side's refusal comes first, as it
+    # did when the left side was evaluated for every candidate.
+    document = {"nan": NAN, "a": [{"x": NAN}]}
+    with pytest.raises(NonFiniteRead) as info:
+        query(document, "$.a[?$.nan == value(@.x)]")
+    assert info.value.path == "$['a'][0]['x']"
+    with pytest.raises(NonFiniteRead) as info:
+        query(document, "$.a[?$.nan == 1]")
+    assert info.value.path == "$['nan']"
+    with pytest.raises(NonFiniteRead) as info:
+        query({"nan": NAN, "a": [1, 2]}, "$.a[?$.nan == @]")
+    assert info.value.path == "$['nan']"
+
+
+def test_constant_parts_are_not_kept_between_documents():
+    compiled = compile_query("$.a[?@ == count($.a[*])]")
+    assert values({"a": [9, 3, 1]}, compiled.text) == [3]
+    assert values({"a": [9, 3, 1, 4]}, compiled.text) == [4]
+    assert compiled.select({"a": [2, 0]}) == [("$['a'][0]", 2)]
+    requirement = compile_requirement("count($.a[?@ > count($.b[*])]) == 1")
+    assert requirement.holds({"a": [1, 5], "b": [0, 0]})
+    assert not requirement.holds({"a": [1, 5], "b": [0] * 6})
+
+
+def _random_filter(rng, depth=0):
+    roll = rng.random()
+    if depth < 2 and roll < 0.15:
+        return "!(" + _random_filter(rng, depth + 1) + ")"
+    if depth < 2 and roll < 0.35:
+        return _random_filter(rng, depth + 1) + rng.choice([" && ", " || "]) + _random_filter(rng, depth + 1)
+    if roll < 0.5:
+        return rng.choice(["@.x", "$.k", "$.a[?@.x > 1]", "@.y[*]", "$..x", "match($.s, 'a.*')", "search(@.s, $.p)"])
+    operands = [
+        "@.x",
+        "@.y",
+        "@",
+        "$.k",
+        "$.a[0].x",
+        "count($.a[*])",
+        "count(@.*)",
+        "length($.s)",
+        "length(@.s)",
+        "value($..k)",
+        "value(@.y[*])",
+        "1",
+        "'a'",
+        "true",
+        "null",
+    ]
+    return rng.choice(operands) + rng.choice([" == ", " != ", " < ", " >= "]) + rng.choice(operands)
+
+
+def _random_element(rng):
+    roll = rng.random()
+    if roll < 0.1:
+        return NAN
+    if roll < 0.5:
+        return rng.choice([0, 1, 2, 2.0, "a", True, None])
+    return {
+        key: rng.choice([0, 1, 2, "a", "ab", [1, 2], {"x": 1}, NAN if rng.random() < 0.05 else 3])
+        for key in rng.sample(["x", "y", "s", "k"], rng.randrange(4))
+    }
+
+
+def test_differential_folded_against_unfolded(monkeypatch):
+    rng = random.Random(2535)
+    compared = errors = 0
+    for _ in range(300):
+        text = "$.a[?" + _random_filter(rng) + "]"
+        folded = Query(text)
+        unfolded = _unfolded(monkeypatch, text)
+        for _ in range(4):
+            document = {
+                "a": [_random_element(rng) for _ in range(rng.randrange(6))],
+                "k": rng.choice([1, "a", [1], NAN]),
+                "s": rng.choice(["a", "ab", "b"]),
+                "p": rng.choice(["a", "b+", "("]),
+            }
+            expected = _outcome(unfolded, document)
+            assert _outcome(folded, document) == expected, (text, document)
+            compared += 1
+            errors += expected[0] == "error"
+    assert compared == 1200
+    assert 50 < errors < 1100  # both outcomes are exercised

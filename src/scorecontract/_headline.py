@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "adapter_help",
-    "file_direction",
+    "default_direction",
     "fraction_outcome",
     "fraction_text",
     "harness",
@@ -107,7 +107,7 @@ def _options(source: Source) -> Options:
     adapter = headline_of(source.harness)  # first: it says when harness support is not in this copy
     from ._harnesses._base import resolve_options
 
-    return resolve_options(source, adapter.options, f"the {source.harness} headline adapter")
+    return resolve_options(source, adapter.options, f"the {source.harness} headline adapter", adapter.together)
 
 
 def read_headline(raw: bytes | str, source: Source, policy: Policy, max_bytes: int, trace: Trace) -> Reading:
@@ -190,29 +190,18 @@ def fraction_text(value: object) -> str:
     return str(numerator) if denominator == 1 else f"{numerator}/{denominator}"
 
 
-def file_direction(raw: bytes | str, source: Source, max_bytes: int, policy: Policy) -> str | None:
-    """The direction the file states for *source*'s metric, to adopt when the caller states none.
+def default_direction(source: Source) -> str | None:
+    """The direction to apply to *source*'s metric when the caller states none, or None.
 
-    None when the harness states no direction, or the file is silent or
-    cannot be read (``evaluate`` reads the same bytes next and judges
-    them INVALID).
+    Never the file's own (a file may not choose the direction of its own
+    comparison): the one the harness knows the metric to have (lm-eval's
+    perplexity is better low), which the adapter then meets with what the
+    file says.  None leaves the policy's default.
     """
     adapter = headline_of(source.harness)
     if adapter.direction is None:
         return None
-    options = _options(source)
-    try:
-        from ._harnesses._base import decode, load
-
-        document, _ = load(decode(raw, max_bytes), policy)
-        stated = adapter.direction(document, options)
-    except PolicyError:
-        raise
-    except Exception:
-        # evaluate() reads the same bytes next and turns any fault into an
-        # INVALID decision; a guess of the direction must not crash first.
-        return None
-    return stated
+    return adapter.direction(_options(source))
 
 
 def adapter_help(name: str, width: int = 78) -> str:
@@ -239,7 +228,7 @@ def adapter_help(name: str, width: int = 78) -> str:
     lines = [
         f"usage: scorecontract check --from {name} {takes} [policy options] PATH".replace("  ", " "),
         "",
-        f"Gate the headline of the results file {name} writes (docs/harnesses.md).",
+        f"Gate the headline of {module.TITLE}'s own file: {adapter.file.replace('`', '')} (docs/harnesses.md).",
         "",
     ]
     for label, text in rows:

@@ -41,7 +41,11 @@ against where it matters, with a comment:
   ``MAX_NESTING`` deep in a query (a clean ``bad-selector`` beyond), and
   descendant segments, deep equality and path building are iterative, so
   neither a deep document nor a deep query reaches the interpreter's
-  recursion limit.
+  recursion limit;
+- cost: a filter is evaluated once per candidate node, but a part of it
+  that reads no ``@`` (``count($.a[*])``, ``$.status == 'ok'``) has the same
+  value for every candidate, and is evaluated once per query evaluation
+  (``_Scope``), so that ``$.a[?count($.a[*]) > 0]`` is linear in the array.
 """
 
 from __future__ import annotations
@@ -60,14 +64,24 @@ from ._strict_json import MAX_NUMBER_LENGTH, underflows
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-    from typing import Optional, Union
+    from decimal import Decimal
+    from typing import Optional, TypeGuard, Union
 
     # A node's location: None for the root, else (parent location, key).
     _Loc = Optional[tuple["_Loc", Union[str, int]]]
     _Node = tuple[object, _Loc]
     _Selector = Union["_Name", "_Wildcard", "_Index", "_Slice", "_Filter"]
-    _Logical = Union["_Or", "_And", "_Not", "_Exists", "_FunctionTest", "_Comparison"]
+    _Logical = Union["_Or", "_And", "_Not", "_Exists", "_FunctionTest", "_Comparison", "_ConstantTest"]
+    # What the parser reads as an operand; what a comparison or a function
+    # evaluates, once constant parts are folded (_folded).
     _Operand = Union["_Literal", "_QueryExpr", "_Call"]
+    _Evaluable = Union[_Operand, "_ConstantValue"]
+    # What the parser's logical() returns: a bare operand only as a
+    # function argument.
+    _Expression = Union[_Logical, _Operand]
+    # Any part of a filter, folded or not.
+    _Part = Union[_Logical, _Evaluable]
+    _Number = Union[int, float, Decimal]
 
 __all__ = [
     "MAX_NESTING",
@@ -119,6 +133,8 @@ class NonFiniteRead(InvalidEvidence):
         self.path = path
         self.value = value
 
+    # InvalidEvidence.__reduce__ promises its own five arguments; this one
+    # is rebuilt from its two, which no annotation of the base can admit.
     def __reduce__(self) -> tuple[type[NonFiniteRead], tuple[str, object]]:  # type: ignore[override]
         return (type(self), (self.path, self.value))
 
@@ -144,28 +160,28 @@ _NOTHING_NODE: _Node = (_NOTHING, None)
 _MISSING = object()
 
 
-def _decimal_type() -> type | None:
+def _decimal_type() -> type[Decimal] | None:
     # A Decimal can only be in the document if decimal was imported; looking
     # in sys.modules keeps this module from importing it.
     module = sys.modules.get("decimal")
     return None if module is None else module.Decimal
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[_Number]:
     kind = type(value)
     # type() and not isinstance(): bool subclasses int, and true is not 1.
     return kind is int or kind is float or kind is _decimal_type()
 
 
 def _not_finite(value: object) -> bool:
+    if type(value) is float:
+        return not math.isfinite(value)
     kind = type(value)
-    if kind is float:
-        return not math.isfinite(value)  # type: ignore[arg-type]
     if kind is int or kind is str or kind is bool or value is None:
         return False
     decimal = _decimal_type()
-    if decimal is not None and kind is decimal:
-        return not value.is_finite()  # type: ignore[attr-defined]
+    if decimal is not None and type(value) is decimal:
+        return not value.is_finite()
     return False
 
 
@@ -217,7 +233,7 @@ def _check_operand(value: object, loc: _Loc) -> None:
             raise NonFiniteRead(_path_of(where), item)
 
 
-def _numbers(left: object, right: object) -> tuple[object, object]:
+def _numbers(left: _Number, right: _Number) -> tuple[_Number, _Number]:
     # A Decimal (exact mode) meets a float (a query literal) through the
     # float's repr, the decimal text that was written: Decimal(0.1) would be
     # the binary value 0.1000000000000000055...
@@ -242,19 +258,19 @@ def _equal(left: object, right: object) -> bool:
             if a != b:
                 return False
             continue
-        kind = type(a)
-        if kind is not type(b):
+        if type(a) is not type(b):
             return False  # true vs 1, "1" vs 1, [] vs {}
-        if kind is dict:
+        # Both types are the same from here: testing both narrows both.
+        if type(a) is dict and type(b) is dict:
             # Both key sets are sets of str: no bool/int conflation.
-            if a.keys() != b.keys():  # type: ignore[attr-defined]
+            if a.keys() != b.keys():
                 return False
-            for key, member in a.items():  # type: ignore[attr-defined]
-                stack.append((member, b[key]))  # type: ignore[index]
-        elif kind is list:
-            if len(a) != len(b):  # type: ignore[arg-type]
+            for key, member in a.items():
+                stack.append((member, b[key]))
+        elif type(a) is list and type(b) is list:
+            if len(a) != len(b):
                 return False
-            stack.extend(zip(a, b))  # type: ignore[call-overload]
+            stack.extend(zip(a, b))
         elif a != b:  # str, bool, None
             return False
     return True
@@ -262,8 +278,8 @@ def _equal(left: object, right: object) -> bool:
 
 def _less(left: object, right: object) -> bool:
     if _is_number(left) and _is_number(right):
-        left, right = _numbers(left, right)
-        return left < right  # type: ignore[operator,no-any-return]
+        low, high = _numbers(left, right)
+        return low < high
     if type(left) is str and type(right) is str:
         # Python compares code points, which RFC 9535 asks for (Unicode
         # scalar values), unlike a UTF-16 comparison.
@@ -299,11 +315,14 @@ def _with_paths(nodes: list[_Node]) -> list[tuple[str, object]]:
         for key in reversed(keys):
             if type(key) is int:
                 pieces.append(f"[{key}]")
-            else:
-                part = parts.get(key)  # type: ignore[arg-type]
+            elif isinstance(key, str):
+                part = parts.get(key)
                 if part is None:
-                    part = parts[key] = name_selector(key)  # type: ignore[index,arg-type]
+                    part = parts[key] = name_selector(key)
                 pieces.append(part)
+            else:
+                # A caller's dict with a key that is not a str (true, 1.5).
+                raise TypeError(f"a member name is a str, not {describe_value(key)}")
         found.append(("".join(pieces), value))
     return found
 
@@ -327,7 +346,7 @@ class _Name:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def select(self, value: object, loc: _Loc, root: _Node, out: list[_Node]) -> None:
+    def select(self, value: object, loc: _Loc, scope: _Scope, out: list[_Node]) -> None:
         if type(value) is dict:
             member = value.get(self.name, _MISSING)
             if member is not _MISSING:
@@ -339,7 +358,7 @@ class _Name:
 class _Wildcard:
     __slots__ = ()
 
-    def select(self, value: object, loc: _Loc, root: _Node, out: list[_Node]) -> None:
+    def select(self, value: object, loc: _Loc, scope: _Scope, out: list[_Node]) -> None:
         out.extend(_children(value, loc))
 
 
@@ -349,7 +368,7 @@ class _Index:
     def __init__(self, index: int) -> None:
         self.index = index
 
-    def select(self, value: object, loc: _Loc, root: _Node, out: list[_Node]) -> None:
+    def select(self, value: object, loc: _Loc, scope: _Scope, out: list[_Node]) -> None:
         if type(value) is list:
             size = len(value)
             index = self.index if self.index >= 0 else size + self.index
@@ -369,7 +388,7 @@ class _Slice:
         self.end = end
         self.step = step
 
-    def select(self, value: object, loc: _Loc, root: _Node, out: list[_Node]) -> None:
+    def select(self, value: object, loc: _Loc, scope: _Scope, out: list[_Node]) -> None:
         if type(value) is not list:
             if type(value) is not dict and not _is_json_scalar(value):
                 raise _not_json(value)
@@ -400,10 +419,10 @@ class _Filter:
     def __init__(self, expression: _Logical) -> None:
         self.expression = expression
 
-    def select(self, value: object, loc: _Loc, root: _Node, out: list[_Node]) -> None:
+    def select(self, value: object, loc: _Loc, scope: _Scope, out: list[_Node]) -> None:
         test = self.expression.test
         for child in _children(value, loc):
-            if test(child, root):
+            if test(child, scope):
                 out.append(child)
 
 
@@ -420,13 +439,13 @@ class _Segment:
         self.start = start
         self.end = end
 
-    def apply(self, nodes: list[_Node], root: _Node) -> list[_Node]:
+    def apply(self, nodes: list[_Node], scope: _Scope) -> list[_Node]:
         out: list[_Node] = []
         selectors = self.selectors
         if not self.descendant:
             for value, loc in nodes:
                 for selector in selectors:
-                    selector.select(value, loc, root, out)
+                    selector.select(value, loc, scope, out)
                 if len(out) > MAX_NODES:
                     raise _too_many(self)
             return out
@@ -439,7 +458,7 @@ class _Segment:
             while stack:
                 value, loc = stack.pop()
                 for selector in selectors:
-                    selector.select(value, loc, root, out)
+                    selector.select(value, loc, scope, out)
                 if type(value) is dict:
                     if value:
                         stack.extend([(member, (loc, key)) for key, member in reversed(value.items())])
@@ -462,11 +481,11 @@ def _too_many(segment: _Segment) -> PolicyError:
     )
 
 
-def _apply(segments: Sequence[_Segment], nodes: list[_Node], root: _Node) -> list[_Node]:
+def _apply(segments: Sequence[_Segment], nodes: list[_Node], scope: _Scope) -> list[_Node]:
     for segment in segments:
         if not nodes:
             break
-        nodes = segment.apply(nodes, root)
+        nodes = segment.apply(nodes, scope)
     return nodes
 
 
@@ -482,7 +501,11 @@ def _walk(keys: Sequence[object], value: object, loc: _Loc, pointer: bool = Fals
                     loc = (loc, key)
                     continue
         elif type(value) is list:
-            index = key if type(key) is int else _array_index(key) if pointer else None  # type: ignore[arg-type]
+            index: int | None = None
+            if type(key) is int:
+                index = key
+            elif pointer and type(key) is str:
+                index = _array_index(key)
             if index is not None:
                 if index < 0:
                     index += len(value)
@@ -499,13 +522,39 @@ def _walk(keys: Sequence[object], value: object, loc: _Loc, pointer: bool = Fals
 # -- filter expressions -----------------------------------------------------------
 
 
+class _Scope:
+    """One evaluation of a query or a requirement on one document.
+
+    ``root`` is the document's node.  The rest holds what the constant parts
+    of its filters came to: a part that reads no ``@`` (an absolute query,
+    a function or a test of absolute queries only) has one value for the
+    whole evaluation (RFC 9535 section 2.3.5: it is evaluated against the
+    root, whatever the candidate), so it is evaluated once, at the first
+    candidate that reaches it, not once per candidate, which made
+    ``$.a[?count($.a[*]) > 0]`` quadratic in the array.  Nothing is kept
+    from one evaluation to the next, and the first evaluation happens
+    exactly where it did before, so an error is raised at the same node
+    with the same message; an error ends the evaluation, so everything kept
+    here was computed without one.
+    """
+
+    __slots__ = ("checked", "root", "tests", "values")
+
+    def __init__(self, root: _Node) -> None:
+        self.root = root
+        self.values: dict[_ConstantValue, _Node] = {}
+        self.tests: dict[_ConstantTest, bool] = {}
+        # The constant operands whose values a comparison has checked.
+        self.checked: set[object] = set()
+
+
 class _Literal:
     __slots__ = ("value",)
 
     def __init__(self, value: object) -> None:
         self.value = value
 
-    def evaluate(self, current: _Node, root: _Node) -> _Node:
+    def evaluate(self, current: _Node, scope: _Scope) -> _Node:
         return self.value, None
 
 
@@ -522,16 +571,20 @@ class _QueryExpr:
         keys = [segment.key for segment in segments]
         self.keys: list[object] | None = None if any(key is _MISSING for key in keys) else keys
 
-    def nodes(self, current: _Node, root: _Node) -> list[_Node]:
-        start = root if self.absolute else current
+    def nodes(self, current: _Node, scope: _Scope) -> list[_Node]:
+        start = scope.root if self.absolute else current
         if self.keys is not None:
             node = _walk(self.keys, *start)
             return [] if node is _NOTHING_NODE else [node]
-        return _apply(self.segments, [start], root)
+        return _apply(self.segments, [start], scope)
 
-    def evaluate(self, current: _Node, root: _Node) -> _Node:
-        # Only for singular queries: the parser checks.
-        return _walk(self.keys, *(root if self.absolute else current))  # type: ignore[arg-type]
+    def evaluate(self, current: _Node, scope: _Scope) -> _Node:
+        keys = self.keys
+        if keys is None:
+            # The parser lets only a singular query be compared or passed
+            # as a value.
+            raise TypeError("a query that can select several nodes has no single value")
+        return _walk(keys, *(scope.root if self.absolute else current))
 
 
 class _Call:
@@ -542,27 +595,64 @@ class _Call:
     params: tuple[str, ...] = ()  # "value" or "nodes"
     result = "value"  # or "logical"
 
-    def __init__(self, args: list[object]) -> None:
+    def __init__(self, args: list[_Evaluable]) -> None:
         self.args = args
 
-    def evaluate(self, current: _Node, root: _Node) -> _Node:
+    def evaluate(self, current: _Node, scope: _Scope) -> _Node:
         raise NotImplementedError  # only value-returning functions have it
 
-    def test(self, current: _Node, root: _Node) -> bool:
+    def test(self, current: _Node, scope: _Scope) -> bool:
         raise NotImplementedError  # only logical functions have it
 
 
-def _value_argument(argument: object, current: _Node, root: _Node) -> _Node:
-    node: _Node = argument.evaluate(current, root)  # type: ignore[attr-defined]
+class _ConstantValue:
+    """An operand or argument that reads no ``@``: evaluated once per scope."""
+
+    __slots__ = ("operand",)
+
+    def __init__(self, operand: _Operand) -> None:
+        self.operand = operand
+
+    def evaluate(self, current: _Node, scope: _Scope) -> _Node:
+        node = scope.values.get(self)
+        if node is None:
+            node = scope.values[self] = self.operand.evaluate(current, scope)
+        return node
+
+
+class _ConstantTest:
+    """A test that reads no ``@``: evaluated once per scope."""
+
+    __slots__ = ("item",)
+
+    def __init__(self, item: _Logical) -> None:
+        self.item = item
+
+    def test(self, current: _Node, scope: _Scope) -> bool:
+        result = scope.tests.get(self)
+        if result is None:
+            result = scope.tests[self] = self.item.test(current, scope)
+        return result
+
+
+def _value_argument(argument: _Evaluable, current: _Node, scope: _Scope) -> _Node:
+    node = argument.evaluate(current, scope)
     _check_node(*node)
     return node
 
 
-def _nodes_argument(argument: object, current: _Node, root: _Node) -> list[_Node]:
-    nodes: list[_Node] = argument.nodes(current, root)  # type: ignore[attr-defined]
+def _nodes_argument(query: _QueryExpr, current: _Node, scope: _Scope) -> list[_Node]:
+    nodes = query.nodes(current, scope)
     for node in nodes:
         _check_node(*node)
     return nodes
+
+
+def _query_parameter(argument: _Evaluable) -> _QueryExpr:
+    # The parser checks that a nodes parameter gets a query.
+    if not isinstance(argument, _QueryExpr):
+        raise TypeError("a function that takes a nodelist takes a query")
+    return argument
 
 
 class _Length(_Call):
@@ -570,32 +660,39 @@ class _Length(_Call):
     name = "length"
     params = ("value",)
 
-    def evaluate(self, current: _Node, root: _Node) -> _Node:
-        value, _ = _value_argument(self.args[0], current, root)
-        kind = type(value)
-        if kind is str or kind is list or kind is dict:
+    def evaluate(self, current: _Node, scope: _Scope) -> _Node:
+        value, _ = _value_argument(self.args[0], current, scope)
+        if type(value) is str or type(value) is list or type(value) is dict:
             # len() of a str counts code points: RFC 9535's Unicode scalar
             # values, where a UTF-16 language would count surrogate halves.
-            return len(value), None  # type: ignore[arg-type]
+            return len(value), None
         return _NOTHING_NODE
 
 
 class _Count(_Call):
-    __slots__ = ()
+    __slots__ = ("query",)
     name = "count"
     params = ("nodes",)
 
-    def evaluate(self, current: _Node, root: _Node) -> _Node:
-        return len(_nodes_argument(self.args[0], current, root)), None
+    def __init__(self, args: list[_Evaluable]) -> None:
+        _Call.__init__(self, args)
+        self.query = _query_parameter(args[0])
+
+    def evaluate(self, current: _Node, scope: _Scope) -> _Node:
+        return len(_nodes_argument(self.query, current, scope)), None
 
 
 class _Value(_Call):
-    __slots__ = ()
+    __slots__ = ("query",)
     name = "value"
     params = ("nodes",)
 
-    def evaluate(self, current: _Node, root: _Node) -> _Node:
-        nodes = _nodes_argument(self.args[0], current, root)
+    def __init__(self, args: list[_Evaluable]) -> None:
+        _Call.__init__(self, args)
+        self.query = _query_parameter(args[0])
+
+    def evaluate(self, current: _Node, scope: _Scope) -> _Node:
+        nodes = _nodes_argument(self.query, current, scope)
         return nodes[0] if len(nodes) == 1 else _NOTHING_NODE
 
 
@@ -607,15 +704,15 @@ class _Match(_Call):
     params = ("value", "value")
     result = "logical"
 
-    def __init__(self, args: list[object], pattern: Pattern | None = None) -> None:
+    def __init__(self, args: list[_Evaluable], pattern: Pattern | None = None) -> None:
         _Call.__init__(self, args)
         self.pattern = pattern
 
-    def test(self, current: _Node, root: _Node) -> bool:
-        text, _ = _value_argument(self.args[0], current, root)
+    def test(self, current: _Node, scope: _Scope) -> bool:
+        text, _ = _value_argument(self.args[0], current, scope)
         pattern = self.pattern
         if pattern is None:
-            source, where = _value_argument(self.args[1], current, root)
+            source, where = _value_argument(self.args[1], current, scope)
             if type(source) is not str:
                 return False
             try:
@@ -659,9 +756,9 @@ class _Or:
     def __init__(self, items: list[_Logical]) -> None:
         self.items = items
 
-    def test(self, current: _Node, root: _Node) -> bool:
+    def test(self, current: _Node, scope: _Scope) -> bool:
         for item in self.items:
-            if item.test(current, root):
+            if item.test(current, scope):
                 return True
         return False
 
@@ -672,9 +769,9 @@ class _And:
     def __init__(self, items: list[_Logical]) -> None:
         self.items = items
 
-    def test(self, current: _Node, root: _Node) -> bool:
+    def test(self, current: _Node, scope: _Scope) -> bool:
         for item in self.items:
-            if not item.test(current, root):
+            if not item.test(current, scope):
                 return False
         return True
 
@@ -685,8 +782,8 @@ class _Not:
     def __init__(self, item: _Logical) -> None:
         self.item = item
 
-    def test(self, current: _Node, root: _Node) -> bool:
-        return not self.item.test(current, root)
+    def test(self, current: _Node, scope: _Scope) -> bool:
+        return not self.item.test(current, scope)
 
 
 class _Exists:
@@ -697,11 +794,11 @@ class _Exists:
     def __init__(self, query: _QueryExpr) -> None:
         self.query = query
 
-    def test(self, current: _Node, root: _Node) -> bool:
+    def test(self, current: _Node, scope: _Scope) -> bool:
         # Existence does not depend on the value, but a NaN node tested for
         # presence is still a NaN the filter touched: refused, so that
         # [?@.score] cannot quietly keep an unscored sample.
-        nodes = _nodes_argument(self.query, current, root)
+        nodes = _nodes_argument(self.query, current, scope)
         return bool(nodes)
 
 
@@ -711,23 +808,31 @@ class _FunctionTest:
     def __init__(self, call: _Call) -> None:
         self.call = call
 
-    def test(self, current: _Node, root: _Node) -> bool:
-        return self.call.test(current, root)
+    def test(self, current: _Node, scope: _Scope) -> bool:
+        return self.call.test(current, scope)
 
 
 class _Comparison:
-    __slots__ = ("left", "op", "right")
+    __slots__ = ("left", "once", "op", "right")
 
-    def __init__(self, op: str, left: _Operand, right: _Operand) -> None:
+    def __init__(self, op: str, left: _Evaluable, right: _Evaluable) -> None:
         self.op = op
         self.left = left
         self.right = right
+        # Whether an operand is a _ConstantValue (see _folded), whose value
+        # is the same for every candidate and needs checking once per scope.
+        self.once = False
 
-    def test(self, current: _Node, root: _Node) -> bool:
-        left, left_loc = self.left.evaluate(current, root)
-        right, right_loc = self.right.evaluate(current, root)
-        _check_operand(left, left_loc)
-        _check_operand(right, right_loc)
+    def test(self, current: _Node, scope: _Scope) -> bool:
+        left, left_loc = self.left.evaluate(current, scope)
+        right, right_loc = self.right.evaluate(current, scope)
+        # Both are evaluated before either is checked, as always: which
+        # error a broken document raises does not depend on the folding.
+        if self.once:
+            self.check_once(left, left_loc, right, right_loc, scope)
+        else:
+            _check_operand(left, left_loc)
+            _check_operand(right, right_loc)
         op = self.op
         if op == "==":
             return _equal(left, right)
@@ -740,6 +845,79 @@ class _Comparison:
         if op == "<=":
             return _less(left, right) or _equal(left, right)
         return _less(right, left) or _equal(left, right)
+
+    def check_once(self, left: object, left_loc: _Loc, right: object, right_loc: _Loc, scope: _Scope) -> None:
+        checked = scope.checked
+        if not isinstance(self.left, _ConstantValue):
+            _check_operand(left, left_loc)
+        elif self.left not in checked:
+            _check_operand(left, left_loc)
+            checked.add(self.left)
+        if not isinstance(self.right, _ConstantValue):
+            _check_operand(right, right_loc)
+        elif self.right not in checked:
+            _check_operand(right, right_loc)
+            checked.add(self.right)
+
+
+# -- constant parts ---------------------------------------------------------------
+
+
+def _constant(expression: _Part) -> bool:
+    """Whether *expression* reads no ``@`` of the filter it is in.
+
+    The queries inside an absolute query are its own business: ``$.a[?@.b]``
+    is constant, its ``@`` being the candidates of its own filter.
+    """
+    if isinstance(expression, (_Literal, _ConstantValue, _ConstantTest)):
+        return True
+    if isinstance(expression, _QueryExpr):
+        return expression.absolute
+    if isinstance(expression, (_Exists, _Count, _Value)):
+        return expression.query.absolute
+    if isinstance(expression, _Call):
+        return all(_constant(argument) for argument in expression.args)
+    if isinstance(expression, _FunctionTest):
+        return _constant(expression.call)
+    if isinstance(expression, _Not):
+        return _constant(expression.item)
+    if isinstance(expression, _Comparison):
+        return _constant(expression.left) and _constant(expression.right)
+    return all(_constant(item) for item in expression.items)
+
+
+def _folded(expression: _Logical) -> _Logical:
+    """Return the test of a filter, its constant parts evaluated once per scope."""
+    if _constant(expression):
+        return _ConstantTest(expression)
+    if isinstance(expression, (_And, _Or)):
+        expression.items = [_folded(item) for item in expression.items]
+    elif isinstance(expression, _Not):
+        expression.item = _folded(expression.item)
+    elif isinstance(expression, _Comparison):
+        expression.left = _folded_operand(expression.left)
+        expression.right = _folded_operand(expression.right)
+        expression.once = isinstance(expression.left, _ConstantValue) or isinstance(expression.right, _ConstantValue)
+    elif isinstance(expression, _FunctionTest):
+        _fold_arguments(expression.call)
+    return expression
+
+
+def _folded_operand(operand: _Evaluable) -> _Evaluable:
+    if isinstance(operand, (_Literal, _ConstantValue)):
+        return operand  # a literal costs less than looking it up
+    if _constant(operand):
+        return _ConstantValue(operand)
+    if isinstance(operand, _Call):
+        _fold_arguments(operand)
+    return operand
+
+
+def _fold_arguments(call: _Call) -> None:
+    # The nodelist argument of count() and value() is a query, relative
+    # here (the call would be constant otherwise): nothing to fold.
+    if not isinstance(call, (_Count, _Value)):
+        call.args = [_folded_operand(argument) for argument in call.args]
 
 
 # -- the parser ---------------------------------------------------------------
@@ -895,10 +1073,10 @@ class _Parser:
             self.pos += 1
             self.blank()
             self.filters += 1
-            expression = self.logical(argument=False)
+            expression = self.as_test(self.logical(argument=False), start)
             self.filters -= 1
             self.depth -= 1
-            return _Filter(expression)  # type: ignore[arg-type]
+            return _Filter(_folded(expression))
         if char == "-" or char == ":" or (char and char in _DIGITS):
             return self.index_or_slice()
         raise self.error(f"expected a selector (a quoted name, '*', an index, a slice or '?'), found {self.found()}")
@@ -1049,40 +1227,42 @@ class _Parser:
 
     # -- logical expressions
 
-    def logical(self, argument: bool) -> object:
+    def logical(self, argument: bool) -> _Expression:
         """logical-or-expr.  With *argument*, a lone literal, query or
-        function call is returned as it is, for a function argument."""
+        function call is returned as it is, for a function argument;
+        without, the result is a logical expression (``as_test`` of it
+        returns it unchanged)."""
         first = self.conjunction(argument)
-        items = [first]
+        items: list[_Logical] = []
         while True:
             before = self.pos
             self.blank()
             if not self.text.startswith("||", self.pos):
                 self.pos = before
                 break
-            if len(items) == 1:
-                items[0] = self.as_test(first, before)
+            if not items:
+                items.append(self.as_test(first, before))
             self.pos += 2
             self.blank()
-            items.append(self.conjunction(False))
-        return items[0] if len(items) == 1 else _Or(items)  # type: ignore[arg-type]
+            items.append(self.as_test(self.conjunction(False), self.pos))
+        return _Or(items) if items else first
 
-    def conjunction(self, argument: bool) -> object:
+    def conjunction(self, argument: bool) -> _Expression:
         start = self.pos
         first = self.basic(argument)
-        items = [first]
+        items: list[_Logical] = []
         while True:
             before = self.pos
             self.blank()
             if not self.text.startswith("&&", self.pos):
                 self.pos = before
                 break
-            if len(items) == 1:
-                items[0] = self.as_test(first, start)
+            if not items:
+                items.append(self.as_test(first, start))
             self.pos += 2
             self.blank()
-            items.append(self.basic(False))
-        return items[0] if len(items) == 1 else _And(items)  # type: ignore[arg-type]
+            items.append(self.as_test(self.basic(False), self.pos))
+        return _And(items) if items else first
 
     def comparison_op(self) -> str:
         for op in _COMPARISONS:
@@ -1090,14 +1270,14 @@ class _Parser:
                 return op
         return ""
 
-    def basic(self, argument: bool) -> object:
+    def basic(self, argument: bool) -> _Expression:
         start = self.pos
         char = self.peek()
         if char == "!" and not self.text.startswith("!=", start):
             self.pos += 1
             self.blank()
             if self.peek() == "(":
-                return _Not(self.parenthesized())  # type: ignore[arg-type]
+                return _Not(self.parenthesized())
             operand_start = self.pos
             test = self.as_test(self.primary(), operand_start)
             before = self.pos
@@ -1109,7 +1289,7 @@ class _Parser:
                     start,
                 )
             self.pos = before
-            return _Not(test)  # type: ignore[arg-type]
+            return _Not(test)
         if char == "(":
             return self.parenthesized()
         primary = self.primary()
@@ -1126,12 +1306,12 @@ class _Parser:
         right = self.as_comparable(self.primary(), right_start)
         return _Comparison(op, left, right)
 
-    def parenthesized(self) -> object:
+    def parenthesized(self) -> _Logical:
         start = self.pos
         self.enter(start)
         self.pos += 1
         self.blank()
-        inner = self.logical(argument=False)
+        inner = self.as_test(self.logical(argument=False), start)
         self.blank()
         if self.peek() != ")":
             raise self.error(f"expected ')' to close the '(' at position {start}, found {self.found()}")
@@ -1173,7 +1353,7 @@ class _Parser:
         self.enter(start)
         self.pos += 1  # "("
         self.blank()
-        arguments: list[tuple[object, int]] = []
+        arguments: list[tuple[_Expression, int]] = []
         if self.peek() != ")":
             while True:
                 where = self.pos
@@ -1193,6 +1373,7 @@ class _Parser:
                 f"{name}() takes {len(params)} argument{'s' if len(params) > 1 else ''}, not {len(arguments)}",
                 start,
             )
+        values: list[_Evaluable] = []
         for (argument, where), kind in zip(arguments, params):
             if kind == "nodes":
                 if not isinstance(argument, _QueryExpr):
@@ -1209,12 +1390,12 @@ class _Parser:
                     raise self.error(f"{argument.name}() returns a logical value; {name}() takes a value here", where)
             elif not isinstance(argument, _Literal):
                 raise self.error(f"a logical expression where {name}() takes a value", where)
-        values = [argument for argument, _ in arguments]
+            values.append(argument)
         if function is _Match or function is _Search:
             return function(values, self.literal_pattern(arguments[1]))
         return function(values)
 
-    def literal_pattern(self, argument: tuple[object, int]) -> Pattern | None:
+    def literal_pattern(self, argument: tuple[_Expression, int]) -> Pattern | None:
         literal, where = argument
         if not isinstance(literal, _Literal) or type(literal.value) is not str:
             return None
@@ -1225,7 +1406,7 @@ class _Parser:
             # refuses it instead, as a malformed query.
             raise self.error(exc.message, where) from None
 
-    def as_test(self, primary: object, pos: int) -> object:
+    def as_test(self, primary: _Expression, pos: int) -> _Logical:
         if isinstance(primary, _QueryExpr):
             return _Exists(primary)
         if isinstance(primary, _Call):
@@ -1382,11 +1563,12 @@ class Query:
             value, loc = _walk(keys, document, None, self.is_pointer)
             return [] if value is _NOTHING else [(_path_of(loc), value)]
         root: _Node = (document, None)
-        return _with_paths(_apply(self._segments, [root], root))
+        return _with_paths(_apply(self._segments, [root], _Scope(root)))
 
     def miss(self, document: object, /) -> Miss | None:
         """Return ``None`` if this query selects a node, else a ``Miss``."""
         root: _Node = (document, None)
+        scope = _Scope(root)
         nodes: list[_Node] = [root]
         if self.is_pointer:
             raws = self.text[1:].split("/") if self.text else []
@@ -1400,7 +1582,7 @@ class Query:
             return None
         text = self.text
         for segment in self._segments:
-            following = segment.apply(nodes, root)
+            following = segment.apply(nodes, scope)
             if not following:
                 prefix = text[: segment.start].rstrip(_BLANK)
                 key = segment.key if segment.key is not _MISSING else None
@@ -1446,7 +1628,7 @@ class Requirement:
         parser.blank()
         if parser.pos == len(text):
             raise parser.error("an empty requirement")
-        self._expression: _Logical = parser.logical(argument=False)  # type: ignore[assignment]
+        self._expression = parser.as_test(parser.logical(argument=False), parser.pos)
         parser.blank()
         if parser.pos != len(text):
             raise parser.error(f"unexpected {parser.found()}")
@@ -1454,7 +1636,7 @@ class Requirement:
     def holds(self, document: object, /) -> bool:
         """Return whether the requirement is true of *document*."""
         root: _Node = (document, None)
-        return self._expression.test(root, root)
+        return self._expression.test(root, _Scope(root))
 
     def __repr__(self) -> str:
         return f"Requirement({self.text!r})"

@@ -108,6 +108,10 @@ class _CheckedStream:
     def read(self, size: int = -1) -> bytes:
         try:
             chunk = self._read(size)
+        except InvalidEvidence:
+            # A stream that already says why it has nothing (a gate file's
+            # evidence that could not be read) keeps its own reason code.
+            raise
         except (OSError, ValueError) as exc:
             # io raises ValueError for a closed or detached file: that is a
             # stream with nothing to read, not a defect in the caller.

@@ -55,6 +55,7 @@ OPTIONS = {
     "task": ("T", "text", ("check", "report"), "the task or group the harness ran"),
     "metric": ("M", "text", ("check", "report"), "the metric, as the harness names it"),
     "scorer": ("S", "text", ("check", "report"), "the scorer, as the harness names it"),
+    "reducer": ("R", "text", ("check",), "the epoch reducer of a score (Inspect: mean, max, ...)"),
     "provider": ("LABEL", "text", ("check",), "the provider whose prompt is gated"),
     "split": ("SPLIT", "text", ("check", "report"), "the split of the stat (test, valid)"),
     "results": ("FILE", "path", ("report",), "the results file beside the per-sample file"),

@@ -657,20 +657,19 @@ def _check_strings(value: object) -> None:
     # Only reached when the text holds a \u escape: lone surrogates can only
     # come from one (the text itself was checked in stage 1).  The depth
     # check bounds this recursion.
-    kind = type(value)
-    if kind is str:
-        where = find_surrogate(value)  # type: ignore[arg-type]
+    if type(value) is str:
+        where = find_surrogate(value)
         if where != -1:
             raise InvalidEvidence(
                 "lone-surrogate",
                 f"string {value!a} holds a lone surrogate, which is not Unicode text",
             )
-    elif kind is dict:
-        for name, member in value.items():  # type: ignore[attr-defined]
+    elif type(value) is dict:
+        for name, member in value.items():
             _check_strings(name)
             _check_strings(member)
-    elif kind is list:
-        for item in value:  # type: ignore[attr-defined]
+    elif type(value) is list:
+        for item in value:
             _check_strings(item)
 
 
@@ -785,6 +784,13 @@ def _duplicate_position(text: str, start: int) -> int | None:
                 return frame.repeat
 
 
+def _after_whitespace(text: str, pos: int) -> int:
+    """Return where the whitespace that starts at *pos* in *text* ends."""
+    match = _WHITESPACE.match(text, pos)
+    # [ \t\n\r]* matches everywhere, if only the empty string.
+    return pos if match is None else match.end()
+
+
 def _located(error: InvalidEvidence, text: str, start: int) -> InvalidEvidence:
     """Return *error* with the position of its token, when one is to blame."""
     if error.pos is not None:
@@ -828,7 +834,7 @@ def _fast(
         value, stop, members, completed, events = _fast_decode(text, start, exact, record)
     except (ValueError, RecursionError):  # JSONDecodeError, InvalidEvidence, a hook's refusal
         return None, outside
-    if _WHITESPACE.match(text, stop).end() != len(text):  # type: ignore[union-attr]
+    if _after_whitespace(text, stop) != len(text):
         return None, outside
     # Every colon outside strings names one member: fewer decoded members
     # means a name was given twice.
@@ -854,7 +860,7 @@ def _precise(
         raise InvalidEvidence("too-deep", "nesting too deep for this interpreter") from None
     except InvalidEvidence as exc:
         raise _located(exc, text, start) from None
-    stop = _WHITESPACE.match(text, stop).end()  # type: ignore[union-attr]
+    stop = _after_whitespace(text, stop)
     if stop != len(text):
         raise invalid_at("trailing-data", _nul_hint("data after the JSON value", text, stop), text, stop)
     if "\\u" in text:
@@ -864,7 +870,7 @@ def _precise(
 
 def _decode(text: str, exact: bool, record: bool) -> tuple[object, list[dict[str, object]], list[_Event]]:
     end = len(text)
-    start = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
+    start = _after_whitespace(text, 0)
     if start == end:
         raise InvalidEvidence("empty", "evidence is empty" if end == 0 else "evidence is only whitespace")
     outside = None
@@ -967,12 +973,11 @@ class _Finder:
         for node, keys in self.level:
             items = node.items() if type(node) is dict else enumerate(node)
             for key, member in items:
-                kind = type(member)
-                if kind is dict or kind is list:
+                if type(member) is dict or type(member) is list:
                     member_keys = keys + (key,)
                     paths[id(member)] = member_keys
-                    below.append((member, member_keys))  # type: ignore[arg-type]
-                elif kind is float and targets.get(id(member)) is member:
+                    below.append((member, member_keys))
+                elif type(member) is float and targets.get(id(member)) is member:
                     paths[id(member)] = keys + (key,)
         self.level = below
 

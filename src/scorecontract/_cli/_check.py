@@ -393,11 +393,11 @@ def score_decision(options: CheckOptions, evidence: bytes | InvalidEvidence, /) 
     if options.source is not None:
         source = options.source
         if not options.direction_stated:
-            # No direction was stated: the file's own (lm-eval's
-            # higher_is_better) decides it (perplexity passes low).
-            from .._headline import file_direction
+            # No direction was stated: the metric's known one applies
+            # (perplexity passes low), never the file's own choice.
+            from .._headline import default_direction
 
-            stated = file_direction(evidence, source, options.max_bytes, policy)
+            stated = default_direction(source)
             if stated is not None and stated != policy.direction:
                 policy = policy.replace(direction=stated)
         return evaluate(evidence, policy=policy, max_bytes=options.max_bytes, source=source)

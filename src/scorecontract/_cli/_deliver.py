@@ -11,10 +11,24 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from .._evaluate import Decision
     from .._judgment import Judgment
-    from ._check import CheckOptions
     from ._provenance import Provenance
+
+    class Delivery(Protocol):
+        """What ``deliver`` reads of a run's options (``_check.CheckOptions`` has it all).
+
+        A protocol, not ``CheckOptions`` itself: ``_check`` imports this
+        module, and a type imported back would make a cycle.
+        """
+
+        path: str
+        format: str
+        receipt: str | None
+        keep_evidence: str | None
+
 
 __all__ = ["deliver", "read_evidence"]
 
@@ -43,7 +57,7 @@ def read_evidence(path: str, max_bytes: int, /) -> bytes:
 
 
 def deliver(
-    options: CheckOptions,
+    options: Delivery,
     decision: Decision | Judgment,
     evidence: bytes | None,
     provenance: Provenance,

@@ -14,11 +14,30 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+    from typing import Protocol
 
     from .._judgment import Judgment
     from .._policy import Policy
-    from ._check import CheckOptions
     from ._provenance import Provenance
+
+    class CheckOptions(Protocol):
+        """What a judgment check reads of ``_check.CheckOptions``.
+
+        A protocol: ``_check`` imports this module, so importing its class
+        back would make a cycle.
+        """
+
+        path: str
+        policy: Policy | None
+        negate: bool
+        extract: bool
+        select: str | None
+        max_bytes: int
+        format: str
+        receipt: str | None
+        keep_evidence: str | None
+        provenance: Provenance
+
 
 __all__ = ["add_arguments", "judgment_decision", "judgment_policy", "run_judgment_check"]
 

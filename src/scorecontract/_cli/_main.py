@@ -169,11 +169,11 @@ def _parser_class() -> type[argparse.ArgumentParser]:
 _GIVEN = "_scorecontract_given"
 
 # The sub-commands, in the order help lists them, and the ones each needs
-# beside it.
+# beside it: gate parses its gates with check's and report's own parsers.
 _COMMANDS = {
     "check": ("check",),
     "report": ("report",),
-    # GATE    "gate": ("check", "report", "gate"),
+    "gate": ("check", "report", "gate"),
     "sign": ("sign",),
     "demo": ("demo",),
 }
@@ -218,6 +218,10 @@ def _register(name: str, commands: Any) -> None:
         from . import _report
 
         _report.register(commands, exit_table("report"))
+    elif name == "gate":
+        from . import _gate
+
+        _gate.register(commands, exit_table("gate"))
     elif name == "sign":
         from . import _sign
 
@@ -301,6 +305,11 @@ def _stopped(stop: Exception, argv: Sequence[str], root: argparse.ArgumentParser
     if kind == "help":
         return _help_or_refusal(parser, stop.args[2], stop.args[3], argv, root)
     if kind == "usage":
+        commands = _commands(root)
+        if parser is root and argv and argv[0] in commands and stop.args[2].startswith("unrecognized arguments"):
+            # argparse finds a command's stray arguments at the top level;
+            # the usage that helps is the command's own.
+            parser = commands[argv[0]]
         lines = [*parser.format_usage().rstrip("\n").split("\n"), f"{parser.prog}: error: {stop.args[2]}"]
         lines += _suggestions(root, argv)
         unknown = _dash_arguments(root, argv)

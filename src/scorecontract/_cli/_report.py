@@ -13,9 +13,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .._policy import Policy
+    from .._report import Report
     from .._source import Source
 
-__all__ = ["ReportOptions", "register", "report_options"]
+__all__ = ["ReportOptions", "register", "report_options", "report_result"]
 
 _DESCRIPTION = """\
 Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
@@ -27,8 +28,9 @@ with --review-owner); otherwise the metric decides.
 Several TRIALS files are the shards of one run: one population, read in the
 order given.  --from HARNESS reads a harness's per-sample output instead
 (lm-eval samples_<task>_*.jsonl, an Inspect .json or .eval log, HELM
-per_instance_stats.json, promptfoo results.json); --select-score and
---trial-id read any JSON Lines file (docs/harnesses.md)."""
+per_instance_stats.json, promptfoo results.json, a DeepEval test run, an
+oaieval record log); --select-score and --trial-id read any JSON Lines file
+(docs/harnesses.md)."""
 
 
 def register(commands: Any, epilog: str) -> None:
@@ -467,14 +469,41 @@ def _run_report(args: argparse.Namespace) -> int:
 
 
 def run_report(options: ReportOptions) -> int:
-    """Gate the trials as *options* say, print the result, write the files."""
-    from .._report import report
+    """Gate the trials as *options* say, write the files, print the result.
+
+    The files come first: one that cannot be written exits 2 before
+    anything is printed as a verdict.
+    """
     from ._files import write_output
     from ._io import emit
     from ._report_output import junit_xml_chunks, render
 
-    inputs = [standard_or_path(path) for path in options.paths]
-    trials = inputs[0] if len(inputs) == 1 else inputs
+    result = report_result(options)
+    shown = None if options.path == "-" else ", ".join(options.paths)
+    if options.junit_xml is not None:
+        # Streamed: the XML of a million trials is never held whole.
+        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result, shown))
+    if options.receipt is not None:
+        from ._receipt import receipt_bytes
+        from ._report_output import receipt_dict
+
+        write_output("--receipt", options.receipt, receipt_bytes(receipt_dict(result)))
+    # The renderers end each line of their own; emit escapes within them.
+    emit(*render(result, options.format, shown).split("\n"))
+    return result.verdict.exit_code
+
+
+def report_result(options: ReportOptions, /, trials: Any = None, baseline: Any = None) -> Report:
+    """The ``Report`` on the trials *options* name, as ``report()`` decides it.
+
+    *trials* and *baseline*, when given, are what to read instead of the
+    paths (a gate file's evidence, read once, as bytes).
+    """
+    from .._report import report
+
+    if trials is None:
+        inputs = [standard_or_path(path) for path in options.paths]
+        trials = inputs[0] if len(inputs) == 1 else inputs
     # How records are read, passed only when given.
     reading: dict[str, Any] = {}
     if options.source is not None:
@@ -488,9 +517,9 @@ def run_report(options: ReportOptions) -> int:
     if options.min_pass_rate is not None:
         stated["min_pass_rate"] = options.min_pass_rate
     if options.baseline is not None:
-        stated["baseline"] = standard_or_path(options.baseline)
+        stated["baseline"] = standard_or_path(options.baseline) if baseline is None else baseline
         stated["max_regression"] = options.max_regression
-    result = report(
+    return report(
         trials,
         scheduled=options.scheduled,
         manifest=options.manifest,
@@ -505,18 +534,6 @@ def run_report(options: ReportOptions) -> int:
         **reading,
         **stated,
     )
-    shown = None if options.path == "-" else ", ".join(options.paths)
-    # The renderers end each line of their own; emit escapes within them.
-    emit(*render(result, options.format, shown).split("\n"))
-    if options.junit_xml is not None:
-        # Streamed: the XML of a million trials is never held whole.
-        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result, shown))
-    if options.receipt is not None:
-        from ._receipt import receipt_bytes
-        from ._report_output import receipt_dict
-
-        write_output("--receipt", options.receipt, receipt_bytes(receipt_dict(result)))
-    return result.verdict.exit_code
 
 
 def standard_or_path(path: str) -> Any:

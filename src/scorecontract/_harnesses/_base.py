@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     Reading = Union["Selected", "Computed"]
     Gate = Callable[[Union[bytes, str], "Options", Policy, int, "Trace"], Reading]
-    Direction = Callable[[object, "Options"], Union[str, None]]
+    Direction = Callable[["Options"], Union[str, None]]
     ReaderFactory = Callable[["Options", Policy, Sequence[Union[str, None]]], SampleReader]
 else:
     Protocol = object
@@ -44,6 +44,7 @@ else:
 __all__ = [
     "ABSENT",
     "Computed",
+    "Count",
     "Harness",
     "Headline",
     "Option",
@@ -60,6 +61,7 @@ __all__ = [
     "names_of",
     "no_such",
     "one",
+    "reconcile",
     "path",
     "require",
     "resolve_options",
@@ -121,12 +123,24 @@ class Headline:
       ``InvalidEvidence`` for evidence that says the headline is not one;
     - ``nonfinite``: why the harness writes a non-finite headline, said
       after the INVALID message;
-    - ``direction``: ``direction(document, options)``, the direction the
-      file states for the metric, or None (lm-eval's higher_is_better);
-    - ``known``: ``known(options)``, the metric's known direction, or None.
+    - ``direction``: ``direction(options)``, the direction to apply when
+      the caller states none (the metric's known one: lm-eval's perplexity
+      is better low), or None for the policy's default;
+    - ``together``: groups of options given all or none (Inspect's scorer
+      and metric: without both, the log's own headline).
     """
 
-    __slots__ = ("direction", "file", "gate", "known", "lists", "nonfinite", "options", "requires", "selects")
+    __slots__ = (
+        "direction",
+        "file",
+        "gate",
+        "lists",
+        "nonfinite",
+        "options",
+        "requires",
+        "selects",
+        "together",
+    )
 
     def __init__(
         self,
@@ -139,9 +153,10 @@ class Headline:
         gate: Gate,
         nonfinite: str,
         direction: Direction | None = None,
-        known: Callable[[Options], str | None] | None = None,
+        together: tuple[tuple[str, ...], ...] = (),
     ) -> None:
         self.options = options
+        self.together = together
         self.file = file
         self.selects = selects
         self.requires = requires
@@ -149,7 +164,6 @@ class Headline:
         self.gate = gate
         self.nonfinite = nonfinite
         self.direction = direction
-        self.known = known
 
 
 class Samples:
@@ -213,13 +227,24 @@ class Options:
         return self._values.get(name) is True
 
 
-def resolve_options(source: Source, options: tuple[Option, ...], what: str) -> Options:
+def resolve_options(
+    source: Source, options: tuple[Option, ...], what: str, together: tuple[tuple[str, ...], ...] = ()
+) -> Options:
     """Check *source*'s options against *options*; return them with the defaults.
 
     *what* names the adapter in messages (``"check --from lm-eval"``).
     Raises ``PolicyError``: ``bad-option`` for an option the adapter does
-    not take or of the wrong kind, ``missing-option`` for one it needs.
+    not take or of the wrong kind, ``missing-option`` for one it needs, or
+    one of a group of *together* without the others.
     """
+    for group in together:
+        given = [name for name in group if source.get(name) is not None]
+        if given and len(given) != len(group):
+            flags = " and ".join("--" + name.replace("_", "-") for name in group)
+            raise PolicyError(
+                "missing-option",
+                f"{what} takes {' and '.join(group)} ({flags}) together, or neither; {given[0]} alone names no value",
+            )
     taken = {option.name: option for option in options}
     for name, _ in source.options:
         if name not in taken:
@@ -300,6 +325,101 @@ class Trace:
         from .._select import Selection
 
         return Selection(self.query, self.path, source=self.source, origin=self.origin)
+
+
+# -- the coverage rule: every count of the population must agree --------------------------------
+
+
+class Count:
+    """One place a harness's file states how many it ran, with where it was read.
+
+    ``role`` says what the number is:
+
+    - ``"declared"``: the whole population (a dataset's size times its
+      epochs; lm-eval's n-samples ``original``);
+    - ``"selected"``: a recorded limit or selection of it (Inspect's
+      ``--limit`` and ``--sample-id``, lm-eval's ``--limit``, openai/evals'
+      ``--max_samples``): a part, unless it selects the whole declared one;
+    - ``"scheduled"``: what the run set out to do (Inspect's total_samples);
+    - ``"covered"``: what the headline stands on (completed, scored and
+      effective counts, the count behind an aggregate, events);
+    - ``"rows"``: the per-sample records the file holds.
+    """
+
+    __slots__ = ("role", "value", "what", "where")
+
+    def __init__(self, value: int, what: str, where: str, role: str) -> None:
+        self.value = value
+        self.what = what
+        self.where = where
+        self.role = role
+
+    def __repr__(self) -> str:
+        return f"{self.what} {self.value} at {self.where}"
+
+
+def reconcile(
+    counts: Sequence[Count], *, harness: str, unit: str, allow_partial: bool, reasons: Sequence[str] = ()
+) -> tuple[int, list[str]]:
+    """The one coverage rule: return the count of *unit* the headline stands on, and notes.
+
+    Every ``"covered"`` count must be the same number; no declared,
+    selected or scheduled count may be below it, and no count of records
+    above it: else INVALID ``population-mismatch``, naming each number and
+    where it was read; no count of records (``"rows"``) may exceed the
+    scheduled population.  A covered count of 0 is INVALID ``empty-run``.  A
+    declared or scheduled count above it, a selection of part of the
+    declared population, or one of *reasons* (a cancelled run) is a
+    partial run: INVALID ``partial-run`` unless *allow_partial*
+    (``--allow-partial``), and then said in the notes.
+    """
+    covered = [count for count in counts if count.role == "covered"]
+    if not covered:
+        raise InvalidEvidence("missing-member", f"{harness}'s file says nowhere how many {unit} its headline stands on")
+    basis = "; ".join(map(repr, covered))
+    if len({count.value for count in covered}) > 1:
+        raise InvalidEvidence("population-mismatch", f"{harness}'s counts of its {unit} disagree: {basis}")
+    number = covered[0].value
+    for count in counts:
+        if count.role in ("declared", "selected", "scheduled") and count.value < number:
+            raise InvalidEvidence(
+                "population-mismatch", f"{harness} counts more {unit} than its run had: {basis}, but {count!r}"
+            )
+    # Records of the samples the run scheduled: a sample that errored is
+    # logged too, so the records may exceed what completed, never what ran.
+    planned = [count for count in counts if count.role in ("declared", "scheduled")] or covered
+    ceiling = min(count.value for count in planned)
+    for count in counts:
+        if count.role == "rows" and count.value > ceiling:
+            said = "; ".join(map(repr, planned))
+            raise InvalidEvidence(
+                "population-mismatch", f"{harness}'s file holds more {unit} than its run had: {count!r}, but {said}"
+            )
+    if number == 0:
+        raise InvalidEvidence("empty-run", f"{harness} ran none of its {unit} ({basis}): there is nothing to gate")
+    declared = [count.value for count in counts if count.role == "declared"]
+    partial = [count for count in counts if count.role in ("declared", "scheduled") and count.value > number]
+    # A selection is part of the population unless the declared population
+    # is no larger; with none declared, unless the run itself scheduled or
+    # covered fewer than it selected (a --limit 20 of 10 samples bit nothing).
+    shorter = [count.value for count in counts if count.role in ("scheduled", "covered")]
+    partial += [
+        count
+        for count in counts
+        if count.role == "selected"
+        and (min(declared) > count.value if declared else not any(value < count.value for value in shorter))
+    ]
+    if not partial and not reasons:
+        return number, []
+    larger = [count.value for count in partial if count.role != "selected"]
+    of = f"{number} of {max(larger)} {unit}" if larger else f"{number} {unit}, a selection,"
+    details = "; ".join([*reasons, *map(repr, partial)])
+    if not allow_partial:
+        raise InvalidEvidence(
+            "partial-run",
+            f"{harness} covered {of} ({basis}; {details}); pass --allow-partial to gate a partial run",
+        )
+    return number, [of.rstrip(",")]
 
 
 # -- reading a harness's file -------------------------------------------------------------------
