@@ -143,7 +143,7 @@ def _masks() -> tuple[int, ...]:
     return _MASKS[0]
 
 
-def decompress(data: bytes, /, max_size: int) -> bytes:
+def decompress(data: bytes, /, *, max_size: int) -> bytes:
     """Return the content of the Zstandard frames in *data*.
 
     The frames are decoded one after the other and their contents
