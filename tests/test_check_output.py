@@ -13,7 +13,7 @@ import pytest
 
 import scorecontract
 import scorecontract._cli._main as cli
-from support import FIXTURES, SRC, manifest_cases, run_cli
+from support import FIXTURES, SRC, manifest_cases, run_cli, run_fresh, run_main, run_streams
 
 CASES = manifest_cases()
 COMMANDS = {"PASS": "notice", "FAIL": "error", "INVALID": "error"}
@@ -76,7 +76,7 @@ def test_github_format_on_stdin_has_no_file(capsys, monkeypatch):
 
 
 def test_unknown_format_is_a_usage_error():
-    result = run_cli("check", "--format", "xml", str(FIXTURES / "pass-0.9.json"))
+    result = run_main("check", "--format", "xml", str(FIXTURES / "pass-0.9.json"))
     assert result.returncode == 2 and result.stdout == b""
 
 
@@ -111,9 +111,11 @@ def test_stdin_and_file_agree_in_every_format(case, fmt, capsys, monkeypatch):
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])
 def test_stdin_and_file_agree_in_a_fresh_interpreter(fmt):
+    # Fresh interpreter: its standard input is a real pipe, read through
+    # the interpreter's own sys.stdin.buffer.  The file side needs none.
     for name in ("nan.json", "pass-0.9.json", "utf16-le-bom.json"):
         path = str(FIXTURES / name)
-        from_file = run_cli("check", "--format", fmt, path)
+        from_file = run_main("check", "--format", fmt, path)
         from_stdin = run_cli("check", "--format", fmt, "-", stdin=(FIXTURES / name).read_bytes())
         assert from_file.returncode == from_stdin.returncode
         _agree(fmt, path, from_file.stdout.decode("ascii"), from_stdin.stdout.decode("ascii"))
@@ -135,19 +137,22 @@ def test_receipt_is_the_json_output_pretty_printed(tmp_path, capsys):
 
 
 def test_receipt_is_deterministic_across_processes(tmp_path):
-    # Fresh interpreters, different hash seeds: still the same bytes.
+    # Fresh interpreters, different hash seeds (PYTHONHASHSEED is read at
+    # start-up only): still the same bytes.  One interpreter per seed.
     receipts = []
     for seed in ("1", "2"):
         target = tmp_path / f"receipt-{seed}.json"
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        result = run_cli(
-            "check", "--threshold", "0.85", "--receipt", str(target), "fixture.json", cwd=FIXTURES.parent, env=env
+        missing, result = run_fresh(
+            [
+                (["check", "--threshold", "0.85", "--receipt", str(target), "fixture.json"], b""),
+                (["check", "--receipt", str(tmp_path / f"pass-{seed}.json"), str(FIXTURES / "pass-0.9.json")], b""),
+            ],
+            cwd=FIXTURES.parent,
+            env=env,
         )
-        assert result.returncode == 3  # fixture.json does not exist: INVALID, receipt all the same
+        assert missing.returncode == 3  # fixture.json does not exist: INVALID, receipt all the same
         receipts.append(target.read_bytes())
-        result = run_cli(
-            "check", "--receipt", str(tmp_path / f"pass-{seed}.json"), str(FIXTURES / "pass-0.9.json"), env=env
-        )
         assert result.returncode == 0
         receipts.append((tmp_path / f"pass-{seed}.json").read_bytes())
     assert receipts[0] == receipts[2] and receipts[1] == receipts[3]
@@ -200,17 +205,31 @@ def test_existing_receipt_is_not_overwritten_and_exits_2(tmp_path, capsys, evide
     receipt.write_bytes(b"an earlier receipt\n")
     status, out, err = check("--receipt", str(receipt), str(FIXTURES / evidence), capsys=capsys)
     assert status == 2  # never 0, whatever the verdict
-    assert out.startswith(f"{verdict} ")  # the verdict is still reported
+    # Refused before the evidence is read: nothing is announced as a verdict
+    # (a ::notice ... PASS before exit 2 once misled CI logs).
+    assert out == ""
     assert err.count("\n") == 1 and "already exists" in err and err.startswith("scorecontract: error: ")
     assert receipt.read_bytes() == b"an earlier receipt\n"
+
+
+@pytest.mark.parametrize("form", ["text", "github", "json"])
+def test_an_existing_receipt_announces_no_verdict_in_any_format(tmp_path, capsys, form):
+    receipt = tmp_path / "receipt.json"
+    receipt.write_bytes(b"an earlier receipt\n")
+    status, out, err = check(
+        "--format", form, "--receipt", str(receipt), str(FIXTURES / "pass-0.9.json"), capsys=capsys
+    )
+    assert (status, out) == (2, "")
+    assert "PASS" not in err and "output-exists" in err
 
 
 def test_receipt_in_a_missing_directory_exits_2(tmp_path, capsys):
     status, out, err = check(
         "--receipt", str(tmp_path / "no" / "r.json"), str(FIXTURES / "pass-0.9.json"), capsys=capsys
     )
-    assert status == 2 and out.startswith("PASS ")
+    assert status == 2 and out == ""
     assert "output-unwritable: cannot write receipt" in err and "Traceback" not in err
+    assert "(PASS meets-threshold), but without its record the decision is not delivered" in err
 
 
 def test_receipt_from_stdin_names_dash(tmp_path, monkeypatch, capsys):
@@ -250,7 +269,7 @@ def test_a_different_file_under_the_hash_is_not_overwritten(tmp_path, capsys):
     impostor = kept / hashlib.sha256(data).hexdigest()
     impostor.write_bytes(b"tampered")
     status, out, err = check("--keep-evidence", str(kept), str(FIXTURES / "pass-0.9.json"), capsys=capsys)
-    assert status == 2 and out.startswith("PASS ")
+    assert status == 2 and out == ""
     assert "cannot keep the evidence" in err
     assert impostor.read_bytes() == b"tampered"
 
@@ -303,12 +322,17 @@ def test_hostile_text_never_crashes_printing(tmp_path, name, fmt, capsys):
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])
 def test_hostile_text_on_an_ascii_stdout(tmp_path, fmt):
-    # The real streams, at their most restrictive: every case, one process each.
+    # A fresh interpreter: the real streams, at their most restrictive
+    # (PYTHONIOENCODING is read at start-up): every case, one after another.
     env = dict(os.environ, PYTHONIOENCODING="ascii")
+    calls = []
     for name in sorted(HOSTILE):
         evidence = tmp_path / f"{name}-évidence-☃.json"
         evidence.write_bytes(HOSTILE[name])
-        result = run_cli("check", "--format", fmt, str(evidence), env=env)
+        calls.append(["check", "--format", fmt, str(evidence)])
+    results = run_streams(calls, env=env)
+    assert len(results) == len(HOSTILE)
+    for result in results:
         assert result.returncode == 3, result.stderr
         assert result.stderr == b""
         assert result.stdout.count(b"\n") == 1
@@ -330,16 +354,14 @@ def test_a_newline_in_the_path_cannot_forge_a_workflow_command(tmp_path, capsys,
 @pytest.mark.skipif(sys.platform == "darwin", reason="macOS file names must be UTF-8")
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])
 def test_undecodable_path_never_crashes_printing(tmp_path, fmt):
-    # A file name that is not UTF-8 reaches Python as a lone surrogate.
+    # A file name that is not UTF-8 reaches Python as a lone surrogate:
+    # sys.argv is os.fsdecode() of the bytes, as given here.
     directory = os.fsencode(tmp_path)
     name = directory + b"/caf\xff.json"
     with open(name, "wb") as stream:
         stream.write(b'{"score": NaN}')
     receipt = directory + b"/r.json"
-    command = [
-        os.fsencode(sys.executable),
-        b"-m",
-        b"scorecontract",
+    arguments = [
         b"check",
         b"--format",
         fmt.encode(),
@@ -349,7 +371,7 @@ def test_undecodable_path_never_crashes_printing(tmp_path, fmt):
         directory + b"/kept",
         name,
     ]
-    result = subprocess.run(command, capture_output=True, env=dict(os.environ, PYTHONPATH=str(SRC)), timeout=120)
+    result = run_main(*map(os.fsdecode, arguments))
     assert result.returncode == 3, result.stderr
     assert result.stderr == b"" and result.stdout.count(b"\n") == 1
     # The receipt loads with the library's own strict loader: the name's
@@ -359,7 +381,8 @@ def test_undecodable_path_never_crashes_printing(tmp_path, fmt):
 
 
 def test_a_reader_that_left_is_exit_74_not_a_traceback():
-    # The reader is gone before the first write: EPIPE on every platform.
+    # Fresh interpreters: a real pipe whose reader is gone before the first
+    # write (EPIPE on every platform), and the interpreter's own flush at exit.
     for args in (
         ["demo"],
         ["check", str(FIXTURES / "pass-0.9.json")],
@@ -381,7 +404,7 @@ def test_a_reader_that_left_is_exit_74_not_a_traceback():
 
 
 def test_help_documents_the_options_and_exit_codes():
-    helped = run_cli("check", "--help")
+    helped = run_main("check", "--help")
     assert helped.returncode == 0
     for text in (
         b"--format {text,json,github}",
@@ -405,7 +428,7 @@ def readme_block(page, heading, language):
 
 def test_readme_receipt_is_a_real_receipt(tmp_path):
     (tmp_path / "result.json").write_bytes(b'{"score": 1e400}')
-    result = run_cli("check", "--receipt", "receipt.json", "result.json", cwd=tmp_path)
+    result = run_main("check", "--receipt", "receipt.json", "result.json", cwd=tmp_path)
     assert result.returncode == 3
     # The page shows the receipt as `cat receipt.json` prints it.
     shown = readme_block("receipts.md", "## The receipt of `check`", "console").split("$ cat receipt.json\n", 1)[1]

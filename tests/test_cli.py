@@ -7,7 +7,7 @@ import pytest
 
 import scorecontract._cli._main as cli
 from scorecontract import Verdict
-from support import FIXTURES, manifest_cases, run_cli
+from support import FIXTURES, manifest_cases, run_cli, run_main
 
 EXIT = {"PASS": 0, "FAIL": 1, "INVALID": 3}
 CASES = manifest_cases()
@@ -28,6 +28,8 @@ def test_check_exit_code_for_every_fixture(case, capsys):
     "name, status", [("nan.json", 3), ("pass-0.9.json", 0), ("fail-0.7.json", 1), ("duplicate-escaped.json", 3)]
 )
 def test_python_dash_m_in_a_fresh_interpreter(name, status, optimize):
+    # Fresh interpreter: the ``python -m scorecontract`` entry point itself,
+    # with and without -O.
     result = run_cli("check", str(FIXTURES / name), optimize=optimize)
     assert result.returncode == status
     assert b"Traceback" not in result.stderr
@@ -35,8 +37,8 @@ def test_python_dash_m_in_a_fresh_interpreter(name, status, optimize):
 
 def test_stdin_and_file_agree():
     data = (FIXTURES / "nan.json").read_bytes()
-    from_stdin = run_cli("check", "-", stdin=data)
-    from_file = run_cli("check", str(FIXTURES / "nan.json"))
+    from_stdin = run_main("check", "-", stdin=data)
+    from_file = run_main("check", str(FIXTURES / "nan.json"))
     assert (from_stdin.returncode, from_stdin.stdout) == (from_file.returncode, from_file.stdout)
     assert from_stdin.returncode == 3
 
@@ -79,16 +81,16 @@ def test_oversize_file_is_invalid_without_reading_it_all(tmp_path, capsys):
 
 
 def test_usage_errors_exit_2():
-    assert run_cli().returncode == 2
-    assert run_cli("check").returncode == 2
-    assert run_cli("frobnicate").returncode == 2
-    assert run_cli("check", "--no-such-option", "x").returncode == 2
+    assert run_main().returncode == 2
+    assert run_main("check").returncode == 2
+    assert run_main("frobnicate").returncode == 2
+    assert run_main("check", "--no-such-option", "x").returncode == 2
 
 
 def test_version_and_help_exit_0():
-    result = run_cli("--version")
+    result = run_main("--version")
     assert result.returncode == 0 and result.stdout.startswith(b"scorecontract ")
-    helped = run_cli("check", "--help")
+    helped = run_main("check", "--help")
     assert helped.returncode == 0
     for line in (b"0   PASS", b"1   FAIL", b"2   usage", b"3   INVALID", b"70  unexpected"):
         assert line in helped.stdout
@@ -118,7 +120,7 @@ def test_help_width_follows_columns_like_argparse(monkeypatch):
     monkeypatch.setenv("COLUMNS", "nonsense")
     assert cli._help_width() >= 18
     monkeypatch.setenv("COLUMNS", "60")
-    result = run_cli("check", "--help", env={**__import__("os").environ, "COLUMNS": "60"})
+    result = run_main("check", "--help", env={**__import__("os").environ, "COLUMNS": "60"})
     assert result.returncode == 0
     # Raw description and epilog text keep their lines; the usage wraps.
     usage = result.stdout.decode().split("\n\n")[0].splitlines()

@@ -17,7 +17,7 @@ import pytest
 
 import scorecontract
 import scorecontract._cli._main as cli
-from support import FIXTURES, run_cli
+from support import FIXTURES, run_main
 
 HELP_LIKE = ["-h", "--help", "--he", "--h", "--hel", "-hh", "--version", "--vers", "-h=x", "--help=x"]
 
@@ -161,14 +161,14 @@ def test_a_usage_error_without_a_dash_argument_gives_no_hint(capsys):
     assert "unrecognized arguments: b.json" in err and "hint" not in err
 
 
-def test_help_beside_arguments_in_a_real_process(tmp_path):
+def test_help_beside_arguments_with_a_real_file_named_dash_h(tmp_path):
     (tmp_path / "-h").write_bytes(b'{"score": 0.9}')
     receipt = tmp_path / "r.json"
-    result = run_cli("check", "--receipt", str(receipt), "-h", cwd=tmp_path)
+    result = run_main("check", "--receipt", str(receipt), "-h", cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == b""
     assert b"goes after --" in result.stderr and b"Traceback" not in result.stderr
     assert not receipt.exists()
-    assert run_cli("check", "--help").returncode == 0
+    assert run_main("check", "--help").returncode == 0
 
 
 @pytest.mark.parametrize("command", ["check", "report"])

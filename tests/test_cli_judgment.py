@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 import scorecontract._cli._main as cli
 from judgment_table import ALL_ROWS, SWAP
-from support import run_cli
+from support import run_fresh
 
 EXIT = {"PASS": 0, "FAIL": 1, "GRADER_ERROR": 3}
 
@@ -119,20 +121,32 @@ def test_help_names_the_options(capsys):
         assert option in out
 
 
+STDIN_CASES = [
+    (b'{"reason": "considered"}', [], 3),
+    (b'{"score": "high"}', ["--negate"], 3),
+    (b'{"pass": true, "score": 0}', [], 0),
+    (b'{"pass": true, "score": 0}', ["--negate"], 1),
+    (b'{"pass": false, "score": 1}', ["--threshold", "0.5"], 1),
+    (b'Sure.\n```json\n{"score": 0.9}\n```', ["--extract", "--threshold", "0.8"], 0),
+]
+
+
+@functools.cache
+def fresh_stdin_results(optimize):
+    """Every STDIN_CASES row through the command line in one fresh interpreter.
+
+    Fresh, with and without -O: no assert may carry a judgment.  One
+    interpreter per level for all rows, built once per run.
+    """
+    calls = [(["check", "--contract", "judgment", *options, "-"], text) for text, options, _ in STDIN_CASES]
+    return run_fresh(calls, optimize=optimize)
+
+
 @pytest.mark.parametrize("optimize", [0, 1], ids=["plain", "O"])
-@pytest.mark.parametrize(
-    "text, options, status",
-    [
-        (b'{"reason": "considered"}', [], 3),
-        (b'{"score": "high"}', ["--negate"], 3),
-        (b'{"pass": true, "score": 0}', [], 0),
-        (b'{"pass": true, "score": 0}', ["--negate"], 1),
-        (b'{"pass": false, "score": 1}', ["--threshold", "0.5"], 1),
-        (b'Sure.\n```json\n{"score": 0.9}\n```', ["--extract", "--threshold", "0.8"], 0),
-    ],
-)
-def test_python_dash_m_from_stdin(text, options, status, optimize):
-    result = run_cli("check", "--contract", "judgment", *options, "-", stdin=text, optimize=optimize)
+@pytest.mark.parametrize("index", range(len(STDIN_CASES)))
+def test_judgment_from_stdin_in_a_fresh_interpreter(index, optimize):
+    _, _, status = STDIN_CASES[index]
+    result = fresh_stdin_results(optimize)[index]
     assert result.returncode == status
     assert result.stdout.count(b"\n") == 1
     assert b"Traceback" not in result.stderr

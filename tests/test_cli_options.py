@@ -65,6 +65,15 @@ def place(tmp_path, monkeypatch):
     (tmp_path / "lm-nan.json").write_bytes(b'{"results": {"mmlu": {"acc,none": 0.61, "acc_stderr,none": NaN}}}')
     (tmp_path / "ppl.json").write_bytes(b'{"results": {"wikitext": {"word_perplexity,none": 12.5}}}')
     (tmp_path / "judgments.json").write_bytes(b'{"runs": [{"judgment": {"pass": false}}]}')
+    gate = '{"version": "g-1", "gates": {"g": {"command": "check", "evidence": "%s"%s}}}'
+    (tmp_path / "gates.json").write_text(gate % ("pass.json", ""))
+    (tmp_path / "gates-envelope.json").write_text(gate % ("envelope.json", ""))
+    (tmp_path / "gates-report.json").write_text(
+        '{"version": "g-1", "gates": {"r": {"command": "report", "evidence": "trials.jsonl", "scheduled": 3}}}'
+    )
+    (tmp_path / "gates-lm.json").write_text(
+        gate % ("lm.json", ', "from": "lm-eval", "task": "mmlu", "metric": "acc,none"')
+    )
     monkeypatch.setattr(sys, "stdin", _Stdin(b'{"score": 0.9}'))
     return tmp_path
 
@@ -188,9 +197,19 @@ REFUSED = [
         "bad-option",
     ),
     (
-        "check --from inspect --allow-partial",
-        ["check", "--from", "inspect", "--scorer", "s", "--metric", "m", "--allow-partial", "lm.json"],
+        "check --from deepeval --allow-partial",
+        ["check", "--from", "deepeval", "--metric", "m", "--allow-partial", "lm.json"],
         "bad-option",
+    ),
+    (
+        "check --from lm-eval --reducer",
+        ["check", "--from", "lm-eval", "--task", "t", "--metric", "m", "--reducer", "mean", "lm.json"],
+        "bad-option",
+    ),
+    (
+        "check --from inspect --scorer without --metric",
+        ["check", "--from", "inspect", "--scorer", "s", "--reducer", "mean", "lm.json"],
+        "missing-option",
     ),
     ("check --from promptfoo --metric", ["check", "--from", "promptfoo", "--metric", "score", "lm.json"], "bad-option"),
     (
@@ -562,6 +581,18 @@ REFUSED = [
         "option-conflict",
     ),
     ("check --policy with confidence", ["check", "--policy", "confident.json", PASS], "bad-policy"),
+    # gate: its own options; every gate's options are its command's (tests/test_gate_cli.py).
+    ("gate --max-evidence-bytes 1.5M", ["gate", "--max-evidence-bytes", "1.5M", "gates.json"], "bad-option"),
+    ("gate --junit-xml taken", ["gate", "--junit-xml", "taken.json", "gates.json"], "output-exists"),
+    ("gate --markdown taken", ["gate", "--markdown", "taken.json", "gates.json"], "output-exists"),
+    (
+        "gate --receipt --markdown one file",
+        ["gate", "--receipt", "m", "--markdown", "m", "gates.json"],
+        "option-conflict",
+    ),
+    ("gate --candidate empty", ["gate", "--candidate", "", "gates.json"], "bad-policy"),
+    ("gate --candidate beside a --from gate", ["gate", "--candidate", "m-1", "gates-lm.json"], "option-conflict"),
+    ("gate --scheduled", ["gate", "--scheduled", "1", "gates.json"], None),
     # demo takes nothing.
     ("demo --format", ["demo", "--format", "json"], None),
     ("demo with an argument", ["demo", "extra"], None),
@@ -905,7 +936,7 @@ TAKES_EFFECT = [
         ["report", "--scheduled", "20", FLAPPING],
         ["report", "--scheduled", "20", "--confidence", "0.95", FLAPPING],
         (0, 1),
-        "95% lower bound 0.665862 (n=20, SE 0.0876) < threshold 0.8; would need about 4156 trials",
+        "95% lower bound 0.658476 (n=20, SE 0.0876) < threshold 0.8; would need about 4157 trials",
     ),
     (
         "report --bound hoeffding",
@@ -967,6 +998,20 @@ TAKES_EFFECT = [
         (3, 3),
         "more invalid observations, not listed",
     ),
+    (
+        "gate --candidate binds every gate",
+        ["gate", "gates-envelope.json"],
+        ["gate", "--candidate", "m-1", "gates-envelope.json"],
+        (3, 0),
+        "PASS",
+    ),
+    (
+        "gate --max-evidence-bytes",
+        ["gate", "gates-report.json"],
+        ["gate", "--max-evidence-bytes", "4", "gates-report.json"],
+        (3, 3),
+        "too-large",
+    ),
 ]
 
 
@@ -1018,11 +1063,95 @@ def test_the_tables_cover_every_option():
         named.setdefault(argv[0], set()).update(argv)
     # Options with one meaning in every combination, covered by their own tests.
     elsewhere = {"-h", "--help", "--format", "--receipt", "--threshold", "--key-env", "--manifest"}
+    # gate's other outputs write files, covered in tests/test_gate_cli.py.
+    elsewhere |= {"--keep-evidence", "--junit-xml", "--markdown"}
     missing = []
     commands = _commands(_build_parser())
-    assert set(commands) == {"check", "report", "sign", "demo"}
+    assert set(commands) == {"check", "report", "gate", "sign", "demo"}
     for name, parser in commands.items():
         for option in parser._option_string_actions:
             if option not in elsewhere and option not in named.get(name, set()):
                 missing.append(f"{name} {option}")
     assert missing == []
+
+
+# -- an option given twice, an option that does not exist ---------------------
+
+
+def _single_valued(parser):
+    """check's (or report's) options that take one value, read from the parser."""
+    import argparse
+
+    found = [
+        action
+        for action in parser._actions
+        if action.option_strings and action.nargs is None and type(action).__name__ == "StoreOnce"
+    ]
+    if not found or any(isinstance(action, argparse._AppendAction) for action in found):
+        raise AssertionError(f"no single-valued options found in {parser.prog}")
+    return found
+
+
+@pytest.mark.parametrize("command", ["check", "report"])
+def test_every_single_valued_option_given_twice_is_a_usage_error_that_names_it(command, place, capsys):
+    from scorecontract._cli._main import _build_parser, _commands
+
+    parser = _commands(_build_parser([command]))[command]
+    tried = 0
+    for action in _single_valued(parser):
+        option = next(o for o in action.option_strings if o.startswith("--"))
+        value = action.choices[0] if action.choices else "1"
+        other = action.choices[-1] if action.choices else "2"
+        path = "trials.jsonl" if command == "report" else PASS
+        status, out, err = run([command, option, value, f"{option}={other}", "--", path], capsys)
+        assert status == 2 and out == "", option
+        assert f"argument {option}" in err and "given twice" in err and "give it once" in err, err
+        tried += 1
+    assert tried >= 10
+
+
+def test_a_repeated_threshold_never_gates_at_the_last_value(capsys):
+    # Once: check --threshold 0.99 --threshold 0.4 PASSed at 0.4.
+    status, out, err = run(["check", "--threshold", "0.99", "--threshold", "0.4", "--", PASS], capsys)
+    assert (status, out) == (2, "")
+    assert "argument --threshold: given twice ('0.99', then '0.4')" in err
+
+
+def test_repeatable_options_stay_repeatable(place, capsys):
+    argv = ["check", "--select", "/results/mmlu/acc,none", "--require", "$.status == 'done'"]
+    status, out, _ = run([*argv, "--require", "$.results", "--threshold", "0.6", "--", "lm.json"], capsys)
+    assert status == 0 and out.startswith("PASS ")
+
+
+@pytest.mark.parametrize(
+    "argv, wrong, meant",
+    [
+        (["check", "--output-format", "github", PASS], "--output-format", "--format"),
+        (["check", "--thresold", "0.5", PASS], "--thresold", "--threshold"),
+        (["check", "--max_bytes=64M", PASS], "--max_bytes", "--max-bytes"),
+        (["report", "--schedueld", "3", FLAPPING], "--schedueld", "--scheduled"),
+        (["report", "--junit", "x.xml", "--scheduled", "20", FLAPPING], "--junit", "--junit-xml"),
+    ],
+)
+def test_an_unknown_option_gets_a_did_you_mean(argv, wrong, meant, capsys):
+    status, out, err = run(argv, capsys)
+    assert (status, out) == (2, "")
+    command = argv[0]
+    assert f"scorecontract {command}: {wrong} is not an option of scorecontract {command}; did you mean {meant}?" in err
+    # argparse's own refusal still comes first, and the -- hint last.
+    assert err.startswith("usage: ") and err.splitlines()[-1].startswith("scorecontract: hint: ")
+
+
+def test_no_did_you_mean_without_a_close_option_nor_towards_help(capsys):
+    status, _, err = run(["check", "--zzzzzz", PASS], capsys)
+    assert status == 2 and "did you mean" not in err
+    status, _, err = run(["check", "--hel", PASS], capsys)
+    assert status == 2 and "did you mean" not in err
+
+
+def test_a_plain_check_builds_only_checks_parser():
+    from scorecontract._cli._main import _build_parser, _commands
+
+    assert sorted(_commands(_build_parser(["check", PASS]))) == ["check"]
+    assert sorted(_commands(_build_parser(["report"]))) == ["report"]
+    assert {"check", "report", "sign", "demo"} <= set(_commands(_build_parser(["chekc"])))

@@ -11,7 +11,7 @@ import pytest
 
 import scorecontract
 from scorecontract._cli import main
-from support import run_cli
+from support import run_fresh, run_main
 
 PASSING = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": 0.8}\n'
 FAILING = b'{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": 0.1}\n'
@@ -149,7 +149,7 @@ def test_receipt_is_deterministic_and_never_overwritten(trials, tmp_path, capsys
 
 
 def test_stdin(capsys):
-    result = run_cli("report", "-", "--scheduled", "2", "--format", "json", stdin=HALF)
+    result = run_main("report", "-", "--scheduled", "2", "--format", "json", stdin=HALF)
     assert result.returncode == 3
     out = json.loads(result.stdout)
     assert out["input"]["sha256"] == hashlib.sha256(HALF).hexdigest()
@@ -157,11 +157,20 @@ def test_stdin(capsys):
 
 @pytest.mark.parametrize("optimize", [0, 1, 2], ids=["plain", "O", "OO"])
 def test_fresh_interpreter_under_each_optimize_level(trials, optimize):
+    # Fresh interpreter: -O removes asserts, -OO docstrings; report must
+    # decide the same without them.  One interpreter for the three calls.
     source = trials(HALF)
-    assert run_cli("report", source, "--scheduled", "2", optimize=optimize).returncode == 3
-    assert run_cli("report", source, "--scheduled", "1", optimize=optimize).returncode == 3
     passing = trials(PASSING, "pass.jsonl")
-    result = run_cli("report", passing, "--scheduled", "2", optimize=optimize)
+    half, one, result = run_fresh(
+        [
+            (["report", source, "--scheduled", "2"], b""),
+            (["report", source, "--scheduled", "1"], b""),
+            (["report", passing, "--scheduled", "2"], b""),
+        ],
+        optimize=optimize,
+    )
+    assert half.returncode == 3
+    assert one.returncode == 3
     assert result.returncode == 0
     assert result.stdout.startswith(b"PASS meets-threshold: ")
 

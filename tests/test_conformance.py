@@ -17,7 +17,7 @@ import pytest
 
 import scorecontract._cli._main as cli
 from scorecontract import InvalidEvidence, loads
-from support import ROOT, run_cli
+from support import ROOT, run_main
 
 CORPUS = ROOT / "tests" / "data" / "jsontestsuite"
 FILES = sorted((CORPUS / "test_parsing").glob("*.json"))
@@ -109,10 +109,12 @@ SAMPLE = [
 
 
 @pytest.mark.parametrize("name", SAMPLE)
-def test_a_sample_in_a_fresh_interpreter_from_file_and_stdin(name):
+def test_a_sample_through_the_command_line_from_file_and_stdin(name):
+    # In-process: a real stdin pipe in a fresh interpreter is
+    # test_check_output.py's test_stdin_and_file_agree_in_a_fresh_interpreter.
     path = CORPUS / "test_parsing" / name
-    from_file = run_cli("check", str(path))
-    from_stdin = run_cli("check", "-", stdin=path.read_bytes())
+    from_file = run_main("check", str(path))
+    from_stdin = run_main("check", "-", stdin=path.read_bytes())
     for result in (from_file, from_stdin):
         assert result.returncode == 3
         assert result.stdout.startswith(b"INVALID ") and result.stdout.count(b"\n") == 1

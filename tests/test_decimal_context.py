@@ -227,9 +227,9 @@ def test_a_sum_a_double_cannot_hold_is_shown_as_its_decimal(score, shown, tmp_pa
     path.write_bytes(line("t-1", score))
     policy_file = tmp_path / "p.json"
     policy_file.write_text('{"version": "v", "exact": true, "threshold": 0, "max": 1e1000}')
-    from support import run_cli
+    from support import run_main
 
-    out = run_cli("report", "--policy", str(policy_file), "--scheduled", "1", "--format", "json", "--", str(path))
+    out = run_main("report", "--policy", str(policy_file), "--scheduled", "1", "--format", "json", "--", str(path))
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["verdict"] == "PASS"
 

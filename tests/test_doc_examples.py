@@ -9,6 +9,14 @@ the copy, as ``pip install .`` would provide it.  No ``PYTHON*`` variable
 leaks in, so ``PYTHONPATH=src python3 -m scorecontract`` works only because
 the example says so.
 
+For speed, a plain ``scorecontract ...`` command (fed through ``|`` or
+sent to /dev/null, at most) runs in this interpreter through
+``support.run_main``, and so does a Python block, as ``__main__`` in its
+own namespace: the same code as the copy, without an interpreter's
+start-up per example.  Everything else a shell line does (a pipe into
+``head``, an environment variable, ``>&-``, a vendored copy) runs in bash,
+and a block that sets shell state runs wholly in one bash.
+
 The conventions, for whoever writes an example:
 
 - Shell, a fence labelled ``sh`` or ``bash``.  Each line is a command,
@@ -26,8 +34,8 @@ The conventions, for whoever writes an example:
   a command (with the same ``# exits N``); the lines after it, up to the
   next command, are everything it prints, stdout and stderr as a terminal
   shows them.
-- Python, a fence labelled ``python``, runs as a script in a fresh
-  interpreter.  A top-level expression whose last line ends in
+- Python, a fence labelled ``python``, runs as a script would, as
+  ``__main__`` with the working directory first on ``sys.path``.  A top-level expression whose last line ends in
   ``# -> TEXT`` must have ``repr()`` TEXT; a top-level statement whose last
   line ends in ``# raises NAME`` or ``# raises NAME, code "CODE"`` must
   raise that exception (or a subclass), with that ``.code``.
@@ -43,8 +51,9 @@ Blocks with any other label (json, toml, text, none) are shown, not run.
 
 from __future__ import annotations
 
+import ast
+import builtins
 import io
-import json
 import os
 import re
 import shlex
@@ -53,12 +62,13 @@ import stat
 import subprocess
 import sys
 import tokenize
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from support import ROOT
+from support import ROOT, run_main
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 RUN = {"sh", "bash", "console", "python"}
@@ -194,56 +204,77 @@ def shows(expected: str, actual: str) -> bool:
 
 # -- running a page ------------------------------------------------------------
 
-# Run inside the example's interpreter: wrap the marked top-level statements,
-# run the block with the page's line numbers, and record what each marked
-# statement gave.  It raises explicitly, never with assert (-O).
-_RUNNER = r"""
-import ast, json, sys
+# What may run in this interpreter: a command that is only ``scorecontract``
+# (or ``python3 -m scorecontract``) and its arguments, perhaps fed by a
+# producer through ``|`` or with stdout sent to /dev/null; and ``cd``, whose
+# working directory the page then keeps.  A command that sets shell state
+# (a variable, an export, a ``cd`` inside a list) makes its whole block run
+# in one bash, as a reader's terminal would.
+_PROGRAMS = (["scorecontract"], ["python3", "-m", "scorecontract"], ["python", "-m", "scorecontract"])
+_STATE = {"export", "set", "unset", "source", ".", "alias", "unalias", "shopt", "trap", "umask", "pushd", "popd"}
+_STATE |= {"cd", "declare", "local", "readonly", "function", "exec", "eval"}
 
-block, marks, results, origin, offset = sys.argv[1:6]
-offset = int(offset)
-marks = {int(line): kind for line, kind in json.loads(marks).items()}
-found = {}
 
-def __doc_value__(line, value):
-    found[line] = {"repr": repr(value)}
-    return value
+def _tokens(text: str) -> list[str]:
+    lexer = shlex.shlex(text.replace("\\\n", " "), posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    return list(lexer)
 
-def __doc_raised__(line, error):
-    found[line] = {"raised": [k.__name__ for k in type(error).__mro__], "code": getattr(error, "code", None)}
 
-def __doc_returned__(line):
-    found[line] = {"raised": None}
+def _is_operator(token: str) -> bool:
+    return bool(token) and set(token) <= set("|&;<>()")
 
-def call(name, *args):
-    return ast.Call(ast.Name(name, ast.Load()), list(args), [])
 
-with open(block, encoding="utf-8") as stream:
-    tree = ast.parse(stream.read())
-body = []
-for node in tree.body:
-    kind = marks.get(node.end_lineno)
-    line = ast.Constant(node.end_lineno + offset)
-    if kind == "value" and isinstance(node, ast.Expr):
-        node = ast.copy_location(ast.Expr(call("__doc_value__", line, node.value)), node)
-    elif kind == "raises":
-        handler = ast.ExceptHandler(
-            ast.Name("BaseException", ast.Load()), "__doc_error__",
-            [ast.Expr(call("__doc_raised__", line, ast.Name("__doc_error__", ast.Load())))],
-        )
-        orelse = [ast.Expr(call("__doc_returned__", line))]
-        node = ast.copy_location(ast.Try([node], [handler], orelse, []), node)
-    body.append(node)
-tree.body = body
-ast.fix_missing_locations(tree)
-ast.increment_lineno(tree, offset)
-sys.path[0] = ""  # the working directory, as for `python -c`
-namespace = {"__name__": "__main__", "__doc_value__": __doc_value__,
-             "__doc_raised__": __doc_raised__, "__doc_returned__": __doc_returned__}
-exec(compile(tree, origin, "exec"), namespace)
-with open(results, "w", encoding="utf-8") as stream:
-    json.dump({str(line): value for line, value in found.items()}, stream)
-"""
+def _arguments(tokens: list[str]) -> list[str] | None:
+    """The arguments of a plain ``scorecontract`` command, else None."""
+    for program in _PROGRAMS:
+        if tokens[: len(program)] == program:
+            rest = tokens[len(program) :]
+            return None if any(_is_operator(token) for token in rest) else rest
+    return None
+
+
+@dataclass
+class Plan:
+    """How one command runs: in this interpreter, or in bash."""
+
+    kind: str  # "main", "cd" or "bash"
+    arguments: list[str] = field(default_factory=list)
+    producer: str | None = None  # a command whose stdout is main's stdin
+    redirect: tuple[str, str] | None = None  # (">" or ">>", file) for stdout
+
+
+def plan(command: Command) -> Plan:
+    tokens = _tokens(command.text)
+    if not tokens:
+        return Plan("bash")
+    if tokens[0] == "cd" and len(tokens) == 2 and not _is_operator(tokens[1]):
+        return Plan("cd", [tokens[1]])
+    if len(tokens) > 2 and tokens[-2] in (">", ">>") and not _is_operator(tokens[-1]):
+        arguments = _arguments(tokens[:-2])
+        if arguments is not None:
+            return Plan("main", arguments, redirect=(tokens[-2], tokens[-1]))
+    arguments = _arguments(tokens)
+    if arguments is not None:
+        return Plan("main", arguments)
+    if tokens.count("|") == 1:
+        # The producer, left of the one pipe, runs in bash: its text is
+        # shell (printf, echo), its stdout is the evidence.
+        right = tokens[tokens.index("|") + 1 :]
+        arguments = _arguments(right)
+        left = command.text.split("|", 1)[0]
+        if arguments is not None and "\\\n" not in command.text and _tokens(left) == tokens[: tokens.index("|")]:
+            return Plan("main", arguments, producer=left)
+    return Plan("bash")
+
+
+def sets_shell_state(command: Command) -> bool:
+    tokens = _tokens(command.text)
+    if tokens and re.fullmatch(r"\w+=.*", tokens[0]) and all(re.fullmatch(r"\w+=.*", t) for t in tokens):
+        return True  # an assignment alone
+    if plan(command).kind == "cd":
+        return False
+    return any(token in _STATE for token in tokens)
 
 
 def python_marks(block: Example) -> dict[int, tuple[str, re.Match[str]]]:
@@ -259,6 +290,59 @@ def python_marks(block: Example) -> dict[int, tuple[str, re.Match[str]]]:
     return marks
 
 
+def _instrumented(block: Example, found: dict[str, dict[str, object]]) -> tuple[object, dict[str, object]]:
+    """The block compiled with its marked statements recorded into *found*.
+
+    A ``# ->`` expression records its ``repr()``; a ``# raises`` statement
+    is wrapped in a try that records what it raised (or that it returned).
+    Line numbers are the page's, so a traceback points into the page.
+    """
+    marks = {line: kind for line, (kind, _) in python_marks(block).items()}
+    offset = block.body_line - 1
+
+    def value(line: int, result: object) -> object:
+        found[str(line)] = {"repr": repr(result)}
+        return result
+
+    def raised(line: int, error: BaseException) -> None:
+        found[str(line)] = {"raised": [k.__name__ for k in type(error).__mro__], "code": getattr(error, "code", None)}
+
+    def returned(line: int) -> None:
+        found[str(line)] = {"raised": None}
+
+    def call(name: str, *args: ast.expr) -> ast.Call:
+        return ast.Call(ast.Name(name, ast.Load()), list(args), [])
+
+    tree = ast.parse(block.body)
+    body: list[ast.stmt] = []
+    for node in tree.body:
+        kind = marks.get(node.end_lineno or 0)
+        line = ast.Constant((node.end_lineno or 0) + offset)
+        if kind == "value" and isinstance(node, ast.Expr):
+            node = ast.copy_location(ast.Expr(call("__doc_value__", line, node.value)), node)
+        elif kind == "raises":
+            handler = ast.ExceptHandler(
+                ast.Name("BaseException", ast.Load()),
+                "__doc_error__",
+                [ast.Expr(call("__doc_raised__", line, ast.Name("__doc_error__", ast.Load())))],
+            )
+            orelse: list[ast.stmt] = [ast.Expr(call("__doc_returned__", line))]
+            node = ast.copy_location(ast.Try([node], [handler], orelse, []), node)
+        body.append(node)
+    tree.body = body
+    ast.fix_missing_locations(tree)
+    ast.increment_lineno(tree, offset)
+    namespace: dict[str, object] = {
+        "__name__": "__main__",
+        "__builtins__": builtins,
+        "__doc_value__": value,
+        "__doc_raised__": raised,
+        "__doc_returned__": returned,
+    }
+    # compile() takes this interpreter's -O level, as a script run by it would.
+    return compile(tree, block.page, "exec"), namespace
+
+
 def _executable(path: Path, script: str) -> None:
     path.write_text("#!/bin/sh\n" + script + "\n", encoding="utf-8")
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
@@ -268,8 +352,24 @@ def _interpreter() -> list[str]:
     return [sys.executable] + (["-" + "O" * sys.flags.optimize] if sys.flags.optimize else [])
 
 
+Result = tuple[int, str, str]
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="backslashreplace")
+
+
 class Page:
-    """One page's working directory, and the results of its examples."""
+    """One page's working directory, and the results of its examples.
+
+    The ``scorecontract`` commands a reader would type run in this
+    interpreter, through ``run_main``, in the page's directory and
+    environment; whatever else is shell runs in bash.  A Python block runs
+    here too, as ``__main__`` in a namespace of its own.  The command line
+    and the package are the suite's own ``src/``, which the page's copy
+    is a copy of; ``scorecontract`` and ``python3`` on the page's PATH run
+    that copy in a fresh interpreter for what bash runs.
+    """
 
     def __init__(self, root: Path, page: str) -> None:
         self.work = root / "work"
@@ -286,7 +386,6 @@ class Page:
             _executable(self.bin / name, f'exec {python} "$@"')
         source = shlex.quote(str(self.work / "src"))
         _executable(self.bin / "scorecontract", f'PYTHONPATH={source} exec {python} -m scorecontract "$@"')
-        (self.scratch / "runner.py").write_text(_RUNNER, encoding="utf-8")
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
         self.env["PATH"] = f"{self.bin}{os.pathsep}{self.env.get('PATH', '')}"
         self.results: dict[str, object] = {}
@@ -298,19 +397,80 @@ class Page:
             elif block.marker is None and block.label == "python":
                 self.results[block.id] = self.run_python(block)
 
-    def run_shell(self, block: Example) -> list[tuple[int, str, str]]:
-        """Run the block in one bash; return (status, stdout, stderr) per command."""
+    def run_shell(self, block: Example) -> list[Result]:
+        """Run the block's commands in order; (status, stdout, stderr) for each."""
+        numbered = list(enumerate(block.commands))
+        if any(sets_shell_state(command) for command in block.commands):
+            found = self.bash(block, numbered, self.work)
+            return [found[number] for number, _ in numbered]
+        results: list[Result] = []
+        cwd, previous = self.work, self.work
+        waiting: list[tuple[int, Command]] = []  # consecutive bash commands: one bash
+        for number, command in numbered:
+            how = plan(command)
+            if how.kind == "bash":
+                waiting.append((number, command))
+                continue
+            if waiting:
+                found = self.bash(block, waiting, cwd)
+                results += [found[n] for n, _ in waiting]
+                waiting = []
+            if how.kind == "cd":
+                target = previous if how.arguments[0] == "-" else (cwd / how.arguments[0]).resolve()
+                if not target.is_dir():
+                    results.append((1, "", f"cd: {how.arguments[0]}: No such file or directory\n"))
+                    continue
+                # bash's "cd -" prints the directory it goes to.
+                results.append((0, f"{target}\n" if how.arguments[0] == "-" else "", ""))
+                cwd, previous = target, cwd
+                continue
+            results.append(self.run_main(block, how, cwd))
+        if waiting:
+            found = self.bash(block, waiting, cwd)
+            results += [found[n] for n, _ in waiting]
+        return results
+
+    def run_main(self, block: Example, how: Plan, cwd: Path) -> Result:
+        stdin, fed = b"", ""
+        if how.producer is not None:
+            producer = subprocess.run(
+                ["bash", "-c", how.producer],
+                cwd=cwd,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=60,
+                check=False,
+            )
+            stdin, fed = producer.stdout, _text(producer.stderr)
+        # A console shows stdout and stderr as they come (2>&1); with stdout
+        # sent to a file, it shows stderr alone.
+        console = block.label == "console"
+        merged = console and how.redirect is None
+        done = run_main(*how.arguments, stdin=stdin, cwd=cwd, env=self.env, merge_stderr=merged)
+        stdout, stderr = _text(done.stdout), fed + _text(done.stderr)
+        if how.redirect is not None:
+            operator, target = how.redirect
+            with open(cwd / target, "ab" if operator == ">>" else "wb") as stream:
+                stream.write(done.stdout)
+            stdout = ""
+        if console:
+            return done.returncode, fed + stdout if merged else stderr, ""
+        return done.returncode, stdout, stderr
+
+    def bash(self, block: Example, commands: list[tuple[int, Command]], cwd: Path) -> dict[int, Result]:
+        """Run *commands* in one bash in *cwd*; (status, stdout, stderr) by number."""
         out = self.scratch / f"{block.line}"
-        out.mkdir()
+        out.mkdir(exist_ok=True)
         script = []
-        for number, command in enumerate(block.commands):
+        for number, command in commands:
             streams = "2>&1" if block.label == "console" else f'2>"$OUT/{number}.err"'
             script.append(
                 f'{{ {command.text}\n}} >"$OUT/{number}.out" {streams} </dev/null\necho $? >"$OUT/{number}.rc"'
             )
         shell = subprocess.run(
             ["bash", "-c", "\n".join(script)],
-            cwd=self.work,
+            cwd=cwd,
             env=dict(self.env, OUT=str(out)),
             stdin=subprocess.DEVNULL,
             capture_output=True,
@@ -318,46 +478,58 @@ class Page:
             timeout=300,
             check=False,
         )
-        results = []
-        for number in range(len(block.commands)):
+        results = {}
+        for number, _ in commands:
             err, status = out / f"{number}.err", out / f"{number}.rc"
             if not status.exists():
                 raise AssertionError(f"{block.id}: bash stopped before command {number + 1}\n{shell.stderr}")
-            results.append(
-                (
-                    int(status.read_text()),
-                    (out / f"{number}.out").read_text(encoding="utf-8", errors="backslashreplace"),
-                    err.read_text(encoding="utf-8", errors="backslashreplace") if err.exists() else "",
-                )
+            results[number] = (
+                int(status.read_text()),
+                (out / f"{number}.out").read_text(encoding="utf-8", errors="backslashreplace"),
+                err.read_text(encoding="utf-8", errors="backslashreplace") if err.exists() else "",
             )
         return results
 
-    def run_python(self, block: Example) -> tuple[subprocess.CompletedProcess[str], dict[str, dict[str, object]]]:
-        code = self.scratch / f"{block.line}.py"
-        code.write_text(block.body, encoding="utf-8")
-        results = self.scratch / f"{block.line}.json"
-        marks = {line: kind for line, (kind, _) in python_marks(block).items()}
-        env = dict(self.env, PYTHONPATH=str(self.work / "src"))
-        done = subprocess.run(
-            [
-                *_interpreter(),
-                str(self.scratch / "runner.py"),
-                str(code),
-                json.dumps(marks),
-                str(results),
-                block.page,
-                str(block.body_line - 1),
-            ],
-            cwd=self.work,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        found = json.loads(results.read_text(encoding="utf-8")) if results.exists() else {}
-        return done, found
+    def run_python(self, block: Example) -> tuple[Result, dict[str, dict[str, object]]]:
+        """Run the block as ``__main__`` here, in the page's directory and environment.
+
+        As ``python3 block.py`` would: the working directory first on
+        ``sys.path``, stdout and stderr its own, a traceback and status 1
+        for what escapes.  The marks are recorded only if the block ran to
+        its end.  Everything changed is put back, and the modules it
+        imported from the page's directory are forgotten.
+        """
+        found: dict[str, dict[str, object]] = {}
+        code, namespace = _instrumented(block, found)
+        stdout, stderr = io.StringIO(), io.StringIO()
+        saved = (os.getcwd(), dict(os.environ), list(sys.path), sys.stdin, sys.stdout, sys.stderr)
+        modules = set(sys.modules)
+        status = 0
+        try:
+            os.chdir(self.work)
+            os.environ.clear()
+            os.environ.update(self.env)
+            sys.path.insert(0, "")
+            sys.stdin, sys.stdout, sys.stderr = io.StringIO(), stdout, stderr
+            try:
+                exec(code, namespace)
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                found = {}
+            except BaseException:
+                stderr.write(traceback.format_exc())
+                status, found = 1, {}
+        finally:
+            cwd, environ, path, sys.stdin, sys.stdout, sys.stderr = saved
+            os.chdir(cwd)
+            os.environ.clear()
+            os.environ.update(environ)
+            sys.path[:] = path
+            for name in set(sys.modules) - modules:
+                origin = getattr(sys.modules[name], "__file__", None) or ""
+                if origin and Path(origin).resolve().is_relative_to(self.work.resolve()):
+                    del sys.modules[name]
+        return (status, stdout.getvalue(), stderr.getvalue()), found
 
 
 class Pages:
@@ -396,8 +568,8 @@ def test_example_does_what_it_shows(block: Example, pages: Pages) -> None:
                     f"{where}\nprinted:\n{stdout}\nthe example shows:\n{command.prints}"
                 )
         return
-    done, found = result
-    assert done.returncode == 0, f"{block.id}: the example failed\n{done.stdout}{done.stderr}"
+    (status, stdout, stderr), found = result
+    assert status == 0, f"{block.id}: the example failed\n{stdout}{stderr}"
     marks = python_marks(block)
     lines = {str(line + block.body_line - 1): mark for line, mark in marks.items()}
     # Every marked comment must sit on a top-level statement that ran.
@@ -514,6 +686,33 @@ def test_every_command_puts_double_dash_before_its_path() -> None:
         paths = arguments[arguments.index("--") + 1 :]
         assert paths, f"{block.page}:{command.line}: a path after --"
         assert "--" not in paths, f"{block.page}:{command.line}: one --, before the paths"
+
+
+def test_plain_commands_run_here_and_the_rest_in_bash() -> None:
+    here = [c for b in EXAMPLES if b.label in SHELL for c in b.commands if plan(c).kind == "main"]
+    # Most of the pages' commands: the reason the pages run fast.
+    assert len(here) >= 60, len(here)
+    assert plan(Command(1, "scorecontract check -- a.json")) == Plan("main", ["check", "--", "a.json"])
+    assert plan(Command(1, "python3 -m scorecontract --help > /dev/null")) == Plan(
+        "main", ["--help"], redirect=(">", "/dev/null")
+    )
+    piped = plan(Command(1, "echo '{\"score\": 1}' | scorecontract check -- -"))
+    assert piped == Plan("main", ["check", "--", "-"], producer="echo '{\"score\": 1}' ")
+    assert plan(Command(1, "cd -")) == Plan("cd", ["-"])
+    assert plan(Command(1, "scorecontract report -- t >> s.md")).redirect == (">>", "s.md")
+    for shell in (
+        "PYTHONPATH=src python3 -m scorecontract check -- a.json",
+        "scorecontract demo | head -1",
+        "scorecontract check -- a.json >&-; echo $?",
+        "python -m ci_tools._vendor.gate --version",
+        "printf x > result.json",
+    ):
+        assert plan(Command(1, shell)).kind == "bash", shell
+    assert sets_shell_state(Command(1, 'export KEY="$(cat k)"'))
+    assert sets_shell_state(Command(1, "X=1"))
+    assert sets_shell_state(Command(1, "cd a && ls"))
+    assert not sets_shell_state(Command(1, "cd a"))
+    assert not sets_shell_state(Command(1, "PYTHONPATH=src python3 -m scorecontract --version"))
 
 
 def test_the_double_dash_check_reads_commands() -> None:

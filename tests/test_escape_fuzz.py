@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import unicodedata
 
@@ -29,7 +28,7 @@ import scorecontract
 import scorecontract._cli._main as cli
 from scorecontract._cli._escape import escape
 from scorecontract._cli._github import escape_data, escape_property, workflow_command
-from support import SRC
+from support import run_streams
 
 # Bidi_Control in Unicode's PropList.txt.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -246,14 +245,12 @@ def test_real_streams_carry_no_raw_control_byte(tmp_path):
         [b"report", b"--scheduled", b"2", b"--format", b"github", trials],
         [b"report", b"--scheduled", b"2", b"--format", b"markdown", trials],
     ]
-    env = dict(os.environ, PYTHONPATH=str(SRC), PYTHONIOENCODING="utf-8")
-    for args in runs:
-        result = subprocess.run(
-            [os.fsencode(sys.executable), b"-m", b"scorecontract", *args],
-            capture_output=True,
-            env=env,
-            timeout=120,
-        )
+    # A fresh interpreter: its real streams, and non-UTF-8 arguments as
+    # sys.argv gets them.  One interpreter for every run.
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    results = run_streams(runs, env=env)
+    assert len(results) == len(runs)
+    for args, result in zip(runs, results):
         assert result.returncode in (0, 2, 3), (args, result.stderr)
         assert b"Traceback" not in result.stderr
         assert result.stdout or result.stderr

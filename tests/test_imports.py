@@ -146,6 +146,26 @@ def _guards(node, parents):
     return found
 
 
+def _relative_to_itself(call):
+    """``import_module(f".{name}", __name__)``: a module of the calling package itself.
+
+    The harness registry's one lazy import (``_harnesses.load``): every
+    name it can import is a module of that package, which this walk reads
+    like any other (test_every_registered_harness_is_a_module_here).
+    """
+    if _dotted(call.func) not in ("importlib.import_module", "import_module") or len(call.args) != 2:
+        return False
+    name, package = call.args
+    starts_with_dot = (
+        isinstance(name, ast.JoinedStr)
+        and name.values
+        and isinstance(name.values[0], ast.Constant)
+        and str(name.values[0].value).startswith(".")
+        and not str(name.values[0].value).startswith("..")
+    )
+    return bool(starts_with_dot) and isinstance(package, ast.Name) and package.id == "__name__"
+
+
 def import_problems(source, depth=0):
     """Return a list of problems with the imports in *source*.
 
@@ -164,7 +184,7 @@ def import_problems(source, depth=0):
             # A dynamic import would hide a module from this walk.
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-            if name in ("__import__", "import_module"):
+            if name in ("__import__", "import_module") and not _relative_to_itself(node):
                 problems.append(f"line {node.lineno}: dynamic import {name}()")
             continue
         else:
@@ -217,6 +237,8 @@ def test_the_walk_sees_the_imports_there_are():
         ("import typing_extensions", "TYPE_CHECKING"),
         ("import importlib\nimportlib.import_module('json')", "dynamic import"),
         ("__import__('json')", "dynamic import"),
+        ("import importlib\nimportlib.import_module(f'..{x}', __name__)", "dynamic import"),
+        ("import importlib\nimportlib.import_module(f'.{x}', 'json')", "dynamic import"),
     ],
 )
 def test_the_walk_finds_bad_imports(source, problem):
@@ -236,6 +258,17 @@ def test_the_walk_finds_bad_imports(source, problem):
 )
 def test_the_walk_accepts_good_imports(source):
     assert import_problems(source) == []
+
+
+def test_every_registered_harness_is_a_module_here():
+    # The registry's lazy import can only reach modules of _harnesses/, and
+    # each is a file the walks above read; each module there is registered.
+    from scorecontract._source import REGISTRY
+
+    harnesses = PACKAGE / "_harnesses"
+    modules = {path.stem for path in harnesses.glob("*.py")} - {"__init__", "_base"}
+    assert sorted(REGISTRY.values()) == sorted(modules)
+    assert len(set(REGISTRY.values())) == len(REGISTRY) == 7
 
 
 def test_the_stdlib_list_is_real():
@@ -263,6 +296,10 @@ PURE_CALLS = frozenset(
         "types.MappingProxyType",
         "collections.namedtuple",
     }
+    # The package's own record classes, built at import by the harness
+    # modules (HEADLINE = Headline(...)): test_record_classes_only_store
+    # proves that constructing one only stores its arguments.
+    | {"Headline", "Samples", "Option", "_Absent"}
 )
 PURE_DECORATORS = frozenset(
     {
@@ -391,6 +428,49 @@ def import_time_problems(body):
 def test_module_bodies_only_define(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     assert import_time_problems(tree.body) == []
+
+
+RECORD_CLASSES = ("Headline", "Samples", "Option", "_Absent")
+
+
+def _stores_only(init):
+    """Is *init* a docstring and ``self.NAME = NAME`` for its own parameters, nothing else?"""
+    parameters = {arg.arg for arg in init.args.args + init.args.kwonlyargs}
+    for stmt in init.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            continue
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            return False
+        target, value = stmt.targets[0], stmt.value
+        if not (isinstance(target, ast.Attribute) and _dotted(target.value) == "self"):
+            return False
+        if not (isinstance(value, ast.Name) and value.id in parameters):
+            return False
+    return True
+
+
+def test_record_classes_only_store():
+    # The classes the body check lets a module call at import: building
+    # one must only store its arguments (or, without an __init__, nothing).
+    found = {}
+    for path in FILES:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and node.name in RECORD_CLASSES:
+                found[node.name] = node
+    assert sorted(found) == sorted(RECORD_CLASSES)
+    for name, node in found.items():
+        inits = [item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"]
+        bases = [_dotted(base) for base in node.bases]
+        assert bases in ([], ["object"]), name
+        assert not inits or _stores_only(inits[0]), name
+        assert not node.decorator_list, name
+
+
+def test_the_record_check_finds_work():
+    source = "class R:\n    def __init__(self, a):\n        self.a = a\n        print(a)\n"
+    init = ast.parse(source).body[0].body[0]
+    assert not _stores_only(init)
+    assert _stores_only(ast.parse("def __init__(self, a):\n    self.a = a\n").body[0])
 
 
 @pytest.mark.parametrize(
@@ -594,3 +674,99 @@ def test_every_source_file_starts_with_spdx(path):
 def test_ci_script_carries_spdx():
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("#!") and lines[1] == SPDX
+
+
+# -- start-up: what a plain check loads ----------------------------------------
+
+CHECK_IMPORTS_PROBE = r"""
+import contextlib, io, json, sys
+sys.path.insert(0, sys.argv[1])
+before = set(sys.modules)
+from scorecontract._cli import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    status = main(["check", "--", sys.argv[2]])
+print(json.dumps([status, out.getvalue(), sorted(set(sys.modules) - before)]))
+"""
+
+# Exactly the package modules `scorecontract check FILE` on a score record
+# needs: parsing check's own options, the score pipeline, one result line.
+# Start-up is the cost of a release script's one-line call (the target is
+# 1.3x `python -c "import json"`, docs/performance.md), so a module joining
+# this set must be worth it; a new command (gate) or a harness adapter
+# must not join it at all.
+PLAIN_CHECK_MODULES = frozenset(
+    """
+scorecontract scorecontract._cli scorecontract._cli._check
+scorecontract._cli._check_output scorecontract._cli._deliver
+scorecontract._cli._escape scorecontract._cli._io
+scorecontract._cli._judgment scorecontract._cli._main
+scorecontract._cli._options scorecontract._cli._policy
+scorecontract._cli._provenance scorecontract._cli._verdict_line
+scorecontract._constants scorecontract._decide scorecontract._describe
+scorecontract._encoding scorecontract._errors scorecontract._evaluate
+scorecontract._policy scorecontract._provenance scorecontract._read
+scorecontract._record scorecontract._score scorecontract._select
+scorecontract._source scorecontract._strict_json scorecontract._value
+scorecontract._verdict scorecontract._version
+""".split()
+)
+
+# Standard-library modules a plain check must not load: archives (an
+# Inspect .eval log is a ZIP), hashing without a receipt, HMAC without a
+# key, argparse's help formatter's shutil, exact arithmetic, typing, TOML,
+# and the did-you-mean of a usage error.
+NOT_IN_A_PLAIN_CHECK = (
+    "zipfile",
+    "zlib",
+    "hashlib",
+    "hmac",
+    "shutil",
+    "decimal",
+    "typing",
+    "tomllib",
+    "difflib",
+    "tempfile",
+)
+
+
+@pytest.fixture(scope="module")
+def plain_check_modules():
+    # A fresh interpreter is the point: what one command line loads.
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", CHECK_IMPORTS_PROBE, str(SRC), str(FIXTURES / "pass-0.9.json")],
+        capture_output=True,
+        timeout=120,
+    )
+    if result.returncode != 0:
+        raise AssertionError(result.stderr.decode())
+    status, out, loaded = json.loads(result.stdout)
+    if status != 0 or not out.startswith("PASS "):
+        raise AssertionError(f"the probe's check did not PASS: {status} {out!r}")
+    return set(loaded)
+
+
+def test_a_plain_check_loads_exactly_its_own_modules(plain_check_modules):
+    ours = {name for name in plain_check_modules if name.split(".")[0] == "scorecontract"}
+    assert sorted(ours - PLAIN_CHECK_MODULES) == []  # loaded, and not pinned: deferred?
+    assert sorted(PLAIN_CHECK_MODULES - ours) == []  # pinned, and no longer loaded: unpin it
+
+
+def test_a_plain_check_loads_no_adapter_no_archive_no_other_command(plain_check_modules):
+    forbidden = {"scorecontract._headline", "scorecontract._samples", "scorecontract._archive"}
+    forbidden |= {f"scorecontract._cli.{name}" for name in ("_gate", "_report", "_report_output", "_sign", "_demo")}
+    forbidden |= {"scorecontract._gate", "scorecontract._report", "scorecontract._confidence"}
+    # No receipt, no annotation asked for: neither is built, nor anything hashed.
+    forbidden |= {"scorecontract._cli._receipt", "scorecontract._cli._github", "scorecontract._digest"}
+    assert sorted(forbidden & plain_check_modules) == []
+    assert sorted(_top_levels(plain_check_modules) & set(NOT_IN_A_PLAIN_CHECK)) == []
+
+
+def test_the_plain_check_pin_is_not_vacuous(plain_check_modules):
+    # The probe saw the pipeline (so an empty result cannot pass), and the
+    # forbidden modules are real ones that other commands do load.
+    assert {"scorecontract._evaluate", "scorecontract._cli._check", "argparse"} <= plain_check_modules
+    import importlib.util
+
+    for name in NOT_IN_A_PLAIN_CHECK:
+        if name != "tomllib" or sys.version_info >= (3, 11):
+            assert importlib.util.find_spec(name) is not None, name

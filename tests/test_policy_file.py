@@ -13,7 +13,7 @@ import pytest
 import scorecontract._cli._main as cli
 from scorecontract import Policy, PolicyError, Verdict, evaluate, load_policy
 from scorecontract._policy_file import MAX_POLICY_BYTES, POLICY_KEYS
-from support import FIXTURES, ROOT, run_cli
+from support import FIXTURES, ROOT, run_fresh, run_main
 
 HAS_TOMLLIB = sys.version_info >= (3, 11)
 needs_tomllib = pytest.mark.skipif(not HAS_TOMLLIB, reason="tomllib is Python 3.11+")
@@ -434,7 +434,7 @@ def test_bad_new_policy_keys_are_refused(tmp_path, member, code):
 
 
 def check(*args):
-    return run_cli("check", *args)
+    return run_main("check", *args)
 
 
 def test_cli_policy_file_decides(tmp_path, capsys):
@@ -465,8 +465,9 @@ def test_cli_policy_beside_threshold_or_exact_exits_2(tmp_path, capsys, extra):
 def test_acceptance_nan_and_duplicate_policy_files_in_a_fresh_interpreter(tmp_path, optimize):
     nan = write(tmp_path, "nan.json", b'{"version": "v", "threshold": NaN, "exact": false}')
     duplicate = write(tmp_path, "dup.json", b'{"version": "v", "threshold": 0.9, "threshold": 0.1, "exact": false}')
-    for path in (nan, duplicate):
-        result = run_cli("check", "--policy", path, str(FIXTURES / "pass-0.9.json"), optimize=optimize)
+    # Fresh interpreter: the policy file's refusals with and without -O.
+    calls = [(["check", "--policy", path, str(FIXTURES / "pass-0.9.json")], b"") for path in (nan, duplicate)]
+    for result in run_fresh(calls, optimize=optimize):
         assert result.returncode == 2
         assert result.stdout == b""
         assert result.stderr.count(b"\n") == 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from scorecontract import Policy, Verdict, report
-from support import run_cli
+from support import run_main
 
 T1 = b'{"trial_id": "t-1", "score": 0.9}'
 T3 = b'{"trial_id": "t-3", "score": 0.9}'
@@ -87,6 +87,6 @@ def test_the_clean_file_still_passes():
 def test_the_command_line_says_invalid(tmp_path):
     path = tmp_path / "trials.jsonl"
     path.write_bytes(lines(T1, UNREADABLE["truncated"], T3))
-    result = run_cli("report", "--scheduled", "2", "--", str(path))
+    result = run_main("report", "--scheduled", "2", "--", str(path))
     assert result.returncode == 3, result.stderr
     assert b"population-unknown" in result.stdout

@@ -65,27 +65,27 @@ GALLEON = [1] * 3275 + [0] * 1725  # Miller (2024): 65.5% of MATH's 5,000 questi
 TABLE = {
     # The point estimate decides without a confidence: 16.2 >= 0.8 * 20.
     "flapping, point estimate": ((FLAPPING, {"threshold": 0.8}), (0.81, None, "PASS", None)),
-    # 0.81 - 1.644854 * sqrt(2.918 / 19 / 20) = 0.665862 (z from any normal
-    # table); (z / 0.01)**2 * 0.153579 = 4155.2, so 4156 trials.
-    "flapping, CLT 95%": ((FLAPPING, {"threshold": 0.8, "confidence": 0.95}), (0.81, "0.665862", "FAIL", 4156)),
+    # 0.81 - 1.729133 * sqrt(2.918 / 19 / 20) = 0.658477 (t(19) from any t
+    # table); (t(4156) / 0.01)**2 * 0.153579 = 4156.2, so 4157 trials.
+    "flapping, CLT 95%": ((FLAPPING, {"threshold": 0.8, "confidence": 0.95}), (0.81, "0.658477", "FAIL", 4157)),
     # Hoeffding (1963), theorem 2: 0.81 - sqrt(ln 20 / 40) = 0.5363336.
     "flapping, Hoeffding 95%": (
         (FLAPPING, {"threshold": 0.5, "confidence": 0.95, "bound": "hoeffding"}),
         (0.81, "0.5363336", "PASS", None),
     ),
     # Miller (2024): SE = sqrt(0.655 * 0.345 / 4999) = 0.006723; 0.655 -
-    # 1.644854 * SE = 0.643941 at 95%, 0.639359 at 99% (z = 2.326348);
-    # z**2 * n * SE**2 / 0.015**2 = 5436.9, so about 5437 trials.
-    "Miller MATH, CLT 95%": ((GALLEON, {"threshold": 0.64, "confidence": 0.95}), (0.655, "0.643941", "PASS", None)),
+    # 1.645158 * SE = 0.643939 at 95% (t(4999)), 0.639354 at 99% (t =
+    # 2.327094); t**2 * n * SE**2 / 0.015**2 with t at the n found.
+    "Miller MATH, CLT 95%": ((GALLEON, {"threshold": 0.64, "confidence": 0.95}), (0.655, "0.643939", "PASS", None)),
     "Miller MATH, CLT 99%": (
         (GALLEON, {"threshold": 0.64, "confidence": Decimal("0.99")}),
-        (0.655, "0.639359", "FAIL", 5437),
+        (0.655, "0.639354", "FAIL", 5440),
     ),
     # Wikipedia, "Standard deviation": 2,4,4,4,5,5,7,9 has sample SD
-    # sqrt(32/7); 5 - 1.644854 * sqrt(32/7/8) = 3.756608.
+    # sqrt(32/7); 5 - 1.894579 * sqrt(32/7/8) = 3.567833 (t(7)).
     "Wikipedia SD, CLT 95%": (
         ([2, 4, 4, 4, 5, 5, 7, 9], {"policy": Policy(3.5, maximum=10), "confidence": 0.95}),
-        (5.0, "3.756608", "PASS", None),
+        (5.0, "3.567833", "PASS", None),
     ),
     # Clopper-Pearson, R's binom.test(8, 10)$conf.int: lower 0.4439045 (the
     # two-sided 95% interval's end is the one-sided 97.5% bound).
@@ -169,8 +169,8 @@ def test_each_method_decides_through_the_command_line(inputs, expected, tmp_path
 
 
 FLAP_TEXT = (
-    "mean score 0.81 (16.2 / 20), 95% lower bound 0.665862 (n=20, SE 0.0876) < threshold 0.8; "
-    "would need about 4156 trials at this variance"
+    "mean score 0.81 (16.2 / 20), 95% lower bound 0.658476 (n=20, SE 0.0876) < threshold 0.8; "
+    "would need about 4157 trials at this variance"
 )
 
 
@@ -199,19 +199,19 @@ def test_every_format_shows_estimate_bound_confidence_method_and_n(form):
             "clusters": None,
             "unpaired_se": None,
             "meets_threshold": False,
-            "trials_needed": 4156,
+            "trials_needed": 4157,
         }
-        assert abs(interval["bound"] - 0.665862) < 1e-6 and abs(interval["se"] - 0.0876296) < 1e-6
+        assert abs(interval["bound"] - 0.658476) < 1e-6 and abs(interval["se"] - 0.0876296) < 1e-6
         assert json.loads(shown)["confidence"] == 0.95 and json.loads(shown)["bound"] == "clt"
         return
     if form == "markdown":
-        assert "| mean score | 0.81 | 0\\.95 | clt | lower | 0\\.665862 | 20 | 0\\.0876 | 0\\.8 | no |" in shown
-        assert "Would need about 4156 trials at this variance." in shown
+        assert "| mean score | 0.81 | 0\\.95 | clt | lower | 0\\.658476 | 20 | 0\\.0876 | 0\\.8 | no |" in shown
+        assert "Would need about 4157 trials at this variance." in shown
         return
     if form == "github":
         shown = shown.replace("%25", "%")  # workflow_command escapes %
-    assert "0.81" in shown and "95% lower bound 0.665862 (n=20, SE 0.0876)" in shown
-    assert "would need about 4156 trials at this variance" in shown
+    assert "0.81" in shown and "95% lower bound 0.658476 (n=20, SE 0.0876)" in shown
+    assert "would need about 4157 trials at this variance" in shown
 
 
 def test_junit_properties_carry_the_bound():
@@ -220,9 +220,9 @@ def test_junit_properties_carry_the_bound():
     assert properties["confidence"] == "0.95"
     assert properties["mean_bound_method"] == "clt" and properties["mean_bound_side"] == "lower"
     assert properties["mean_estimate"] == "0.81" and properties["mean_bound_n"] == "20"
-    assert abs(float(properties["mean_bound"]) - 0.665862) < 1e-6
+    assert abs(float(properties["mean_bound"]) - 0.658476) < 1e-6
     assert abs(float(properties["mean_se"]) - 0.0876296) < 1e-6
-    assert properties["mean_trials_needed"] == "4156"
+    assert properties["mean_trials_needed"] == "4157"
     # Without a confidence, none of it.
     plain = ET.fromstring(junit_xml_bytes(report(FLAPPING, scheduled=20, threshold=0.8)))
     assert not [p for p in plain.iter("property") if p.get("name", "").startswith(("mean_", "confidence"))]
@@ -306,17 +306,22 @@ def test_no_evidence_is_still_invalid_before_any_bound():
 # -- clustered standard errors ---------------------------------------------------------
 
 
-def miller_clustered_se(values, labels):
-    """Miller (2024), eq. for the clustered SE, computed pair by pair in fractions."""
+def cr1_clustered_se(values, labels):
+    """G / (G - 1) * sum_c E_c**2 / n**2, square-rooted: statsmodels' cluster SE of a mean.
+
+    E_c is the sum of cluster c's residuals, computed here trial by trial
+    in fractions, independently of the package's sums of sums.
+    """
     n = len(values)
     mean = Fraction(sum(Fraction(repr(v)) for v in values), n)
-    residuals = [Fraction(repr(v)) - mean for v in values]
-    variance = sum(e * e for e in residuals) / (n - 1) / n
-    cross = sum(residuals[i] * residuals[j] for i in range(n) for j in range(n) if i != j and labels[i] == labels[j])
-    return sqrt(variance + cross / (n * n))
+    totals = {}
+    for value, label in zip(values, labels):
+        totals[label] = totals.get(label, 0) + Fraction(repr(value)) - mean
+    g = len(totals)
+    return sqrt(Fraction(g, g - 1) * sum(total * total for total in totals.values()) / (n * n))
 
 
-def test_clustered_se_is_millers_and_can_turn_a_pass_into_a_fail():
+def test_clustered_se_is_cr1_and_can_turn_a_pass_into_a_fail():
     records = [json.loads(line) for line in CLUSTERED.read_text().splitlines()]
     values = [r["score"] for r in records]
     labels = [r["question_id"] for r in records]
@@ -325,7 +330,7 @@ def test_clustered_se_is_millers_and_can_turn_a_pass_into_a_fail():
     assert plain.verdict is Verdict.PASS and clustered.verdict is Verdict.FAIL
     interval = clustered.mean.interval
     assert interval.method == "clustered-clt" and interval.clusters == 8 and interval.n == 24
-    assert abs(interval.se - miller_clustered_se(values, labels)) < 1e-12
+    assert abs(interval.se - cr1_clustered_se(values, labels)) < 1e-12
     assert interval.se > plain.mean.interval.se
     assert "8 clusters" in clustered.message and clustered.cluster_by == "question_id"
     # A JSONPath query and a JSON Pointer select the same member.

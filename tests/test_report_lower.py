@@ -16,7 +16,7 @@ import json
 import xml.etree.ElementTree as ET
 from decimal import Decimal
 from math import log, sqrt
-from statistics import NormalDist, fmean, stdev
+from statistics import fmean, stdev
 
 import pytest
 
@@ -26,7 +26,9 @@ from scorecontract._cli._report_output import junit_xml_bytes, receipt_dict, ren
 from support import FIXTURES
 
 FLAPPING = FIXTURES / "reports" / "flapping.jsonl"
-Z95 = NormalDist().inv_cdf(0.95)
+# Student t with 19 degrees of freedom at 95% (every CLT row has 20 trials),
+# from any table of t: tests/data/student-t-quantiles.json has it to 25 digits.
+T95_19 = 1.729132811521367
 
 
 def jsonl(scores, extra=False):
@@ -49,8 +51,8 @@ def mirrored_flapping():
 
 
 def clt_upper(scores):
-    """The 95% CLT upper bound, mean + z * s / sqrt(n), in floats: an independent reckoning."""
-    return fmean(scores) + Z95 * stdev(scores) / sqrt(len(scores))
+    """The 95% CLT upper bound of 20 scores, mean + t(19) * s / sqrt(n), in floats: an independent reckoning."""
+    return fmean(scores) + T95_19 * stdev(scores) / sqrt(len(scores))
 
 
 BASE = [0.2, 0.3, 0.1, 0.25] * 5  # the baseline's errors
@@ -85,18 +87,18 @@ TABLE = {
         (0.1, None, "FAIL", "PASS"),
     ),
     # The flapping example, mirrored: 0.19 <= 0.2 at the point, but the 95%
-    # upper bound is 1 - 0.665862 (tests/test_report_confidence.py's
-    # reference) = 0.334138 > 0.2; at gap 0.01 it needs the same 4156 trials.
+    # upper bound is 1 - 0.658477 (tests/test_report_confidence.py's
+    # reference) = 0.341523 > 0.2; at gap 0.01 it needs the same 4157 trials.
     "mirrored flapping, CLT 95%": (
         mirrored_flapping(),
         None,
         {"confidence": 0.95},
-        (0.19, "0.334138", "FAIL", "FAIL"),
+        (0.19, "0.341523", "FAIL", "FAIL"),
     ),
-    # 0.15 + 1.644854 * 0.0114708 = 0.168868 <= 0.2; the lower bound, 0.131, is not >= 0.2.
-    "mean 0.15, CLT 95%": (TIGHT_LOW, None, {"confidence": 0.95}, (0.15, "0.168868", "PASS", "FAIL")),
-    # Upper bound 0.568868 > 0.2; its lower bound 0.531 would PASS if the side were wrong.
-    "mean 0.55, CLT 95%": (TIGHT_HIGH, None, {"confidence": 0.95}, (0.55, "0.568868", "FAIL", "PASS")),
+    # 0.15 + 1.729133 * 0.0114708 = 0.169835 <= 0.2; the lower bound, 0.130, is not >= 0.2.
+    "mean 0.15, CLT 95%": (TIGHT_LOW, None, {"confidence": 0.95}, (0.15, "0.169835", "PASS", "FAIL")),
+    # Upper bound 0.569835 > 0.2; its lower bound 0.530 would PASS if the side were wrong.
+    "mean 0.55, CLT 95%": (TIGHT_HIGH, None, {"confidence": 0.95}, (0.55, "0.569835", "FAIL", "PASS")),
     # Hoeffding (1963), theorem 2: 0.19 + sqrt(ln 20 / 40) = 0.4636664 <= 0.5.
     "mirrored flapping, Hoeffding 95%": (
         mirrored_flapping(),
@@ -116,7 +118,7 @@ TABLE = {
     # the error; read as higher-is-better, +0.1 >= -0.05 would PASS.
     "paired, worse by 0.1, point": (WORSE, BASE, {"max_regression": 0.05}, (0.1, None, "FAIL", "PASS")),
     "paired, better by 0.1, point": (BETTER, BASE, {"max_regression": 0.05}, (-0.1, None, "PASS", "FAIL")),
-    # 0.1 + 1.644854 * 0.0163 / sqrt(20): the upper bound of the paired differences.
+    # 0.1 + 1.729133 * 0.0163 / sqrt(20): the upper bound of the paired differences.
     "paired, worse by 0.1, CLT 95%": (
         WORSE,
         BASE,
@@ -254,8 +256,8 @@ def test_the_policy_files_confidence_decides_as_the_option_does(tmp_path, capsys
     assert main(by_file + [str(trials)]) == 1
     second = capsys.readouterr().out
     assert first.splitlines()[0] == second.splitlines()[0]
-    assert "95% upper bound 0.334138 (n=20, SE 0.0876) > threshold 0.2 (lower is better)" in second
-    assert "would need about 4156 trials at this variance" in second
+    assert "95% upper bound 0.341524 (n=20, SE 0.0876) > threshold 0.2 (lower is better)" in second
+    assert "would need about 4157 trials at this variance" in second
 
 
 # -- what every output says -----------------------------------------------------------
@@ -270,7 +272,7 @@ def test_messages_say_the_comparison_that_was_made():
     result = report(jsonl([0.31] * 20), scheduled=20, policy=Policy(0.2, direction="lower"))
     assert result.message == "mean score 0.31 (6.2 / 20) > 0.2 (lower is better)"
     bounded = mirrored(confidence=0.95).message
-    assert bounded.startswith("mean score 0.19 (3.8 / 20), 95% upper bound 0.334138 (n=20, SE 0.0876) > threshold 0.2")
+    assert bounded.startswith("mean score 0.19 (3.8 / 20), 95% upper bound 0.341524 (n=20, SE 0.0876) > threshold 0.2")
     worse = _run(WORSE, BASE, {"max_regression": 0.05}, Policy(0.2, direction="lower"))
     assert worse.message == "mean difference 0.1 (candidate - baseline, 20 pairs) > 0.05 (lower is better)"
 
@@ -283,14 +285,14 @@ def test_every_format_shows_the_upper_bound_and_the_direction(form):
         assert document["policy"]["direction"] == "lower"
         interval = document["metrics"]["mean"]["interval"]
         assert interval["side"] == "upper" and interval["meets_threshold"] is False
-        assert abs(interval["bound"] - 0.334138) < 1e-6 and interval["trials_needed"] == 4156
+        assert abs(interval["bound"] - 0.341524) < 1e-6 and interval["trials_needed"] == 4157
         return
     if form == "markdown":
-        assert "| mean score | 0.19 | 0\\.95 | clt | upper | 0\\.334138 | 20 | 0\\.0876 | 0\\.2 | no |" in shown
+        assert "| mean score | 0.19 | 0\\.95 | clt | upper | 0\\.341524 | 20 | 0\\.0876 | 0\\.2 | no |" in shown
         return
     if form == "github":
         shown = shown.replace("%25", "%")
-    assert "95% upper bound 0.334138 (n=20, SE 0.0876) > 0.2" in shown
+    assert "95% upper bound 0.341524 (n=20, SE 0.0876) > 0.2" in shown
     if form == "text":
         assert "(threshold 0.2, lower is better; decides)" in shown
         assert "trials scoring <= 0.2; minimum 0.5" in shown

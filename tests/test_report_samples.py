@@ -20,7 +20,7 @@ import pytest
 from scorecontract import PolicyError, Source, Verdict, report
 from scorecontract._cli import main
 from scorecontract._samples import canonical_trial_id, split_queries
-from support import FIXTURES, run_cli
+from support import FIXTURES, run_fresh
 
 SAMPLES = FIXTURES / "harnesses" / "samples"
 DATE = "2025-06-02T10-14-07.123456"
@@ -247,7 +247,7 @@ def test_lm_eval_a_list_valued_metric_is_wrong_type_with_the_corpus_level_hint()
 def test_lm_eval_a_limit_run_is_partial_unless_allowed():
     result = report(NEGOTIATION, source=Source("lm-eval", metric="acc", results=RESULTS))
     assert (result.verdict, result.code) == (Verdict.INVALID, "partial-run")
-    assert "lm-eval ran 4 of 13812 documents of negotiationtom_belief (--limit)" in result.message
+    assert "lm-eval covered 4 of 13812 documents of negotiationtom_belief (n-samples effective 4" in result.message
     allowed = report(
         NEGOTIATION, source=Source("lm-eval", metric="acc", results=RESULTS, allow_partial=True), threshold=0.7
     )
@@ -353,7 +353,8 @@ def test_inspect_eval_logs_read_their_sample_members():
 def test_inspect_eval_archive_refusals(tmp_path):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("header.json", json.dumps({"status": "success", "results": {"total_samples": 1}}))
+        header = {"version": 2, "status": "success", "results": {"total_samples": 1, "completed_samples": 1}}
+        archive.writestr("header.json", json.dumps(header))
         archive.writestr("samples/1_epoch_1.json", b'{"id": 1, "epoch": 1, "pad": "' + b" " * 8_000_000 + b'"}')
     bomb = report(buffer.getvalue(), source=Source("inspect", scorer="match"), max_line_bytes=64 * 1024 * 1024)
     assert (bomb.verdict, bomb.code) == (Verdict.INVALID, "archive-too-large")
@@ -383,11 +384,13 @@ def test_inspect_population_rules():
     # total_samples counts each epoch already: epochs never multiply it.
     log["eval"]["config"]["epochs"] = 2
     assert report(plain, source=Source("inspect", scorer="match", labels=LABELS | {"E": 0})).scheduled == 3
+    # 3 completed of 6 scheduled: a partial run, by the rule check --from
+    # inspect applies; --allow-partial gates the 3.
     log["results"]["total_samples"] = 6
-    assert (
-        report(json.dumps(log).encode(), source=Source("inspect", scorer="match", labels=LABELS | {"E": 0})).missing
-        == 3
-    )
+    partial = report(json.dumps(log).encode(), source=Source("inspect", scorer="match", labels=LABELS | {"E": 0}))
+    assert partial.code == "partial-run" and "Inspect covered 3 of 6 samples" in partial.message
+    allowed = Source("inspect", scorer="match", labels=LABELS | {"E": 0}, allow_partial=True)
+    assert report(json.dumps(log).encode(), source=allowed).scheduled == 3
     del log["results"]
     assert report(json.dumps(log).encode(), source=Source("inspect", scorer="match")).code == "missing-member"
     del log["samples"]
@@ -427,14 +430,12 @@ def test_helm_selection_traps():
     for stat in perturbed["stats"]:
         stat["name"]["perturbation"] = perturbed["perturbation"]
     data = json.dumps(instances + [perturbed]).encode()
+    # Two splits of the stat in one file, and no --split: which population?
     result = report(data, source=Source("helm", metric="exact_match"), scheduled=3)
-    codes = [(o.trial_id, o.code) for o in result.invalid_observations]
-    assert codes == [
-        ('["id4128",0]', "ambiguous-selection"),
-        ('["id4129",0]', "missing-member"),
-        ('["id4128",0,"typos"]', "missing-member"),
-    ]
+    assert result.code == "ambiguous-selection" and "the splits 'test', 'valid' (--split)" in result.message
     with_split = report(data, source=Source("helm", metric="exact_match", split="test"), scheduled=3)
+    codes = [(o.trial_id, o.code) for o in with_split.invalid_observations]
+    assert codes == [('["id4129",0]', "missing-member"), ('["id4128",0,"typos"]', "missing-member")]
     assert with_split.valid == 1
     assert report(b'{"a": 1}', source=Source("helm", metric="exact_match"), scheduled=1).code == "not-an-object"
 
@@ -459,7 +460,7 @@ def test_promptfoo_errors_and_null_scores_are_invalid_never_zero():
 def test_promptfoo_rows_that_disagree_with_stats_make_the_report_invalid():
     result = report(PROMPTFOO_DISAGREE, source=Source("promptfoo"))
     assert (result.verdict, result.code) == (Verdict.INVALID, "population-mismatch")
-    assert "results.stats" in result.message
+    assert "$['results']['stats']" in result.message
 
 
 def test_promptfoo_pass_needs_a_boolean():
@@ -485,10 +486,10 @@ def test_promptfoo_repeat_index_is_part_of_the_id():
 
 
 def test_harnesses_without_a_per_sample_reader_are_refused():
-    for harness in ("deepeval", "openai-evals", "simple-evals"):
-        with pytest.raises(PolicyError) as caught:
-            report(b"", source=Source(harness), scheduled=1)
-        assert caught.value.code == "bad-option"
+    with pytest.raises(PolicyError) as caught:
+        report(b"", source=Source("simple-evals"), scheduled=1)
+    assert caught.value.code == "bad-option"
+    assert "per-sample reports read lm-eval, inspect, promptfoo, helm, deepeval, openai-evals" in caught.value.message
     with pytest.raises(PolicyError):
         report(b"", source=Source("inspect", scorer="match"), select_score="s", trial_id="i")
     with pytest.raises(PolicyError) as caught:
@@ -512,79 +513,102 @@ def test_the_document_byte_limit_applies():
 # -- the command line ------------------------------------------------------------------------------
 
 
+CLI_CASES = [
+    (
+        ["--from", "lm-eval", "--sample-metric", "exact_match", "--results", RESULTS, "--threshold", "0.5", GSM8K],
+        0,
+        "meets-threshold",
+    ),
+    (["--from", "lm-eval", "--sample-metric", "acc", "--results", RESULTS, NEGOTIATION], 3, "partial-run"),
+    (["--from", "inspect", "--scorer", "match", "--labels", "C=1,P=0.5,I=0,N=0", LETTERS], 0, "meets-threshold"),
+    (["--from", "inspect", "--scorer", "match", UNSCORED], 3, "missing-evidence"),
+    (["--from", "inspect", "--scorer", "match", UNSCORED, "--review-owner", "ml-oncall"], 4, "missing-evidence"),
+    (
+        ["--from", "helm", "--sample-metric", "exact_match", "--scheduled", "5", "--threshold", "0.9", HELM],
+        1,
+        "below-threshold",
+    ),
+    (
+        [
+            "--from",
+            "promptfoo",
+            "--sample-metric",
+            "pass",
+            "--metric",
+            "pass-rate",
+            "--min-pass-rate",
+            "0.75",
+            PROMPTFOO,
+        ],
+        0,
+        "meets-threshold",
+    ),
+    (["--from", "promptfoo", PROMPTFOO_DISAGREE], 3, "population-mismatch"),
+    (
+        [
+            "--select-score",
+            "$.result.score",
+            "--trial-id",
+            "item,seed",
+            "--scheduled",
+            "5",
+            "--threshold",
+            "0.5",
+            SHARD_1,
+            SHARD_2,
+        ],
+        0,
+        "meets-threshold",
+    ),
+    (
+        [
+            "--select-score",
+            "$.result.score",
+            "--trial-id",
+            "item",
+            "--trial-id",
+            "seed",
+            "--scheduled",
+            "4",
+            SHARD_1,
+            SHARD_2,
+        ],
+        3,
+        "population-mismatch",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def fresh_cli_runs(tmp_path_factory):
+    """Every CLI_CASES row at one optimize level, run in one fresh interpreter.
+
+    Fresh interpreters, with and without -O (no assert may carry a
+    verdict), one per level for all rows: the rows' results by index,
+    with the receipt each row wrote.
+    """
+    runs = {}
+
+    def run(optimize):
+        if optimize not in runs:
+            folder = tmp_path_factory.mktemp(f"cli-O{optimize}")
+            calls, receipts = [], []
+            for index, (argv, _, _) in enumerate(CLI_CASES):
+                receipt = folder / f"receipt-{index}.json"
+                junit = folder / f"junit-{index}.xml"
+                calls.append((["report", "--receipt", str(receipt), "--junit-xml", str(junit), *argv], b""))
+                receipts.append(receipt)
+            runs[optimize] = list(zip(run_fresh(calls, optimize=optimize), receipts))
+        return runs[optimize]
+
+    return run
+
+
 @pytest.mark.parametrize("optimize", [0, 1])
-@pytest.mark.parametrize(
-    "argv, status, code",
-    [
-        (
-            ["--from", "lm-eval", "--sample-metric", "exact_match", "--results", RESULTS, "--threshold", "0.5", GSM8K],
-            0,
-            "meets-threshold",
-        ),
-        (["--from", "lm-eval", "--sample-metric", "acc", "--results", RESULTS, NEGOTIATION], 3, "partial-run"),
-        (["--from", "inspect", "--scorer", "match", "--labels", "C=1,P=0.5,I=0,N=0", LETTERS], 0, "meets-threshold"),
-        (["--from", "inspect", "--scorer", "match", UNSCORED], 3, "missing-evidence"),
-        (["--from", "inspect", "--scorer", "match", UNSCORED, "--review-owner", "ml-oncall"], 4, "missing-evidence"),
-        (
-            ["--from", "helm", "--sample-metric", "exact_match", "--scheduled", "5", "--threshold", "0.9", HELM],
-            1,
-            "below-threshold",
-        ),
-        (
-            [
-                "--from",
-                "promptfoo",
-                "--sample-metric",
-                "pass",
-                "--metric",
-                "pass-rate",
-                "--min-pass-rate",
-                "0.75",
-                PROMPTFOO,
-            ],
-            0,
-            "meets-threshold",
-        ),
-        (["--from", "promptfoo", PROMPTFOO_DISAGREE], 3, "population-mismatch"),
-        (
-            [
-                "--select-score",
-                "$.result.score",
-                "--trial-id",
-                "item,seed",
-                "--scheduled",
-                "5",
-                "--threshold",
-                "0.5",
-                SHARD_1,
-                SHARD_2,
-            ],
-            0,
-            "meets-threshold",
-        ),
-        (
-            [
-                "--select-score",
-                "$.result.score",
-                "--trial-id",
-                "item",
-                "--trial-id",
-                "seed",
-                "--scheduled",
-                "4",
-                SHARD_1,
-                SHARD_2,
-            ],
-            3,
-            "population-mismatch",
-        ),
-    ],
-)
-def test_cli_exit_codes_and_receipts(tmp_path, optimize, argv, status, code):
-    receipt = tmp_path / "receipt.json"
-    result = run_cli(
-        "report", "--receipt", str(receipt), "--junit-xml", str(tmp_path / "junit.xml"), *argv, optimize=optimize
-    )
+@pytest.mark.parametrize("index", range(len(CLI_CASES)))
+def test_cli_exit_codes_and_receipts(fresh_cli_runs, optimize, index):
+    argv, status, code = CLI_CASES[index]
+    result, receipt = fresh_cli_runs(optimize)[index]
     assert result.returncode == status, result.stderr
     written = json.loads(receipt.read_text())
     assert (written["kind"], written["code"]) == ("report", code)

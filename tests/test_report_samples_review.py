@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scorecontract import Source, Verdict, report
-from support import FIXTURES, run_cli
+from support import FIXTURES, run_fresh, run_main
 
 SAMPLES = FIXTURES / "harnesses" / "samples"
 DATE = "2025-06-02T10-14-07.123456"
@@ -90,14 +90,18 @@ def test_cli_a_big_inspect_log_hints_and_states_no_digest(tmp_path, optimize):
     big = _big_log(tmp_path)
     receipt = tmp_path / "receipt.json"
     args = ["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,P=0.5,I=0,N=0"]
-    result = run_cli(*args, "--receipt", str(receipt), "--", big, optimize=optimize)
+    # Fresh interpreter, with and without -O: one for both calls.
+    result, raised = run_fresh(
+        [([*args, "--receipt", str(receipt), "--", big], b""), ([*args, "--max-line-bytes", "8M", "--", big], b"")],
+        optimize=optimize,
+    )
     out = result.stdout.decode()
     assert result.returncode == 3
     assert "raise the limit with max_line_bytes (--max-line-bytes" in out
     assert f"trials: {big} (not read in full)" in out and EMPTY_SHA256 not in out and "0 bytes" not in out
     written = json.loads(receipt.read_text())
     assert written["input"] == {"sha256": None, "bytes": None}
-    assert run_cli(*args, "--max-line-bytes", "8M", "--", big, optimize=optimize).returncode == 0
+    assert raised.returncode == 0
 
 
 # -- b. no digest of bytes not hashed -------------------------------------------------------------
@@ -152,13 +156,13 @@ def test_a_document_read_in_full_keeps_its_digest_when_refused_later():
 def test_every_output_says_not_read_in_full(tmp_path):
     big = _big_log(tmp_path)
     for form in ("text", "markdown", "github", "json"):
-        result = run_cli("report", "--from", "inspect", "--scorer", "match", "--format", form, "--", big)
+        result = run_main("report", "--from", "inspect", "--scorer", "match", "--format", form, "--", big)
         out = result.stdout.decode()
         assert result.returncode == 3 and EMPTY_SHA256 not in out, form
         if form in ("text", "markdown"):  # github annotations state no digest at all
             assert "not read in full" in out, form
     junit = tmp_path / "junit.xml"
-    run_cli("report", "--from", "inspect", "--scorer", "match", "--junit-xml", str(junit), "--", big)
+    run_main("report", "--from", "inspect", "--scorer", "match", "--junit-xml", str(junit), "--", big)
     text = junit.read_text()
     assert 'name="sha256" value="not read in full"' in text and EMPTY_SHA256 not in text
 
@@ -185,7 +189,7 @@ def test_inspect_an_errored_sample_is_no_evidence_whatever_score_it_kept():
     assert _inspect(log, samples).verdict is Verdict.PASS
 
 
-@pytest.mark.parametrize("status", ["error", "cancelled", "started", None, 1, ["success"]])
+@pytest.mark.parametrize("status", ["error", "started", None, 1, ["success"]])
 def test_inspect_a_run_that_did_not_succeed_is_refused(status):
     log, samples = _split(LETTERS)
     log["status"] = status
@@ -198,11 +202,28 @@ def test_inspect_a_run_that_did_not_succeed_is_refused(status):
     assert eval_result.code == "requirement-failed"
 
 
+def test_inspect_a_cancelled_run_is_partial_as_check_says():
+    # A cancelled log still carries metrics over what ran: a partial run,
+    # gated only with --allow-partial, as check --from inspect says too.
+    log, samples = _split(LETTERS)
+    log["status"] = "cancelled"
+    result = _inspect(log, samples)
+    assert (result.verdict, result.code) == (Verdict.INVALID, "partial-run")
+    assert "the log's status is 'cancelled'" in result.message and "--allow-partial" in result.message
+    allowed = report(
+        json.dumps({**log, "samples": samples}).encode(),
+        source=Source("inspect", scorer="match", labels=LABELS, allow_partial=True),
+    )
+    assert allowed.verdict is Verdict.PASS
+
+
 @pytest.mark.parametrize("invalidated", [True, "true", 1, None, [], {}])
 def test_inspect_invalidated_must_be_false_or_absent(invalidated):
+    # The rule check --from inspect applies: true is requirement-failed,
+    # anything but a bool wrong-type.
     log, samples = _split(LETTERS)
     log["invalidated"] = invalidated
-    assert _inspect(log, samples).code == "requirement-failed"
+    assert _inspect(log, samples).code == ("requirement-failed" if invalidated is True else "wrong-type")
     log["invalidated"] = False
     assert _inspect(log, samples).verdict is Verdict.PASS
 
@@ -216,7 +237,10 @@ def test_inspect_more_samples_than_declared_is_a_population_mismatch():
     forged["scores"]["match"]["value"] = "C"
     result = _inspect(log, [forged, *samples])
     assert (result.verdict, result.code) == (Verdict.INVALID, "population-mismatch")
-    assert "declares 6 samples but holds 7" in result.message
+    assert (
+        "holds more samples than its run had: samples in the log 7 at $['samples'], but results.total_samples 6"
+        in result.message
+    )
     # .eval: a seventh member under another name.
     archive = _eval(log, samples, {"samples/forged/1_epoch_1.json": json.dumps(forged).encode()})
     assert report(archive, source=INSPECT).code == "population-mismatch"
@@ -234,7 +258,15 @@ def test_promptfoo_a_failure_reason_that_is_not_0_1_or_2_is_wrong_type(reason):
         metric="pass-rate",
         min_pass_rate=0.75,
     )
-    assert result.verdict is Verdict.INVALID and result.invalid_by_code == {"wrong-type": 1}
+    assert result.verdict is Verdict.INVALID
+    if reason is None or type(reason) is int:
+        # An int outside 0-2, or none: one invalid row.
+        assert result.invalid_by_code == {"wrong-type": 1}
+    else:
+        # Not an int at all: the file's own tally cannot be read, as in
+        # check --from promptfoo (an error row written 2.0 must not pass as
+        # a failure): the whole file is INVALID wrong-type.
+        assert result.code == "wrong-type" and "failureReason" in result.message
 
 
 @pytest.mark.parametrize("count", [True, 1.0, "1", None, -1])
@@ -293,7 +325,7 @@ def test_junit_names_the_file_of_each_place(tmp_path):
     hostile = tmp_path / "log\x1b[31m\n::error::x.json"
     hostile.write_bytes((SAMPLES / "inspect" / "unscored-log.json").read_bytes())
     junit = tmp_path / "junit.xml"
-    result = run_cli("report", "--from", "inspect", "--scorer", "match", "--junit-xml", str(junit), "--", str(hostile))
+    result = run_main("report", "--from", "inspect", "--scorer", "match", "--junit-xml", str(junit), "--", str(hostile))
     assert result.returncode == 3
     text = junit.read_text()
     assert "trials: " in text and "log\\x1b[31m\\n::error::x.json" in text and "\x1b" not in text
@@ -322,14 +354,17 @@ def test_the_same_file_twice_is_a_configuration_error(tmp_path):
     # The same bytes twice are two inputs: nothing names them alike.
     data = Path(LETTERS).read_bytes()
     assert report([data, data], source=INSPECT).ignored == 6
-    assert run_cli("report", "--from", "inspect", "--scorer", "match", "--", LETTERS, LETTERS).returncode == 2
+    assert run_main("report", "--from", "inspect", "--scorer", "match", "--", LETTERS, LETTERS).returncode == 2
 
 
 def test_a_member_over_the_archives_own_budget_gets_no_hint():
     # A bomb is refused by the archive's budget (100 times its size) or a
     # member's ratio, which no option raises.
     log, samples = _split(LETTERS)
-    log["results"]["total_samples"] = 7  # room for the extra member
+    # room for the extra member
+    log["results"]["total_samples"] = log["results"]["completed_samples"] = 7
+    log["results"]["scores"][0].pop("scored_samples", None)
+    log["results"]["scores"][0].pop("unscored_samples", None)
     archive = _eval(log, samples, {"samples/pad.json": b'{"pad": "' + b" " * 900_000 + b'"}'})
     result = report(archive, source=INSPECT, max_line_bytes=64 * 1024 * 1024)
     assert result.code == "archive-too-large" and str(64 * 1024 * 1024) not in result.message
@@ -378,20 +413,31 @@ def test_lm_eval_samples_follow_the_results_files_higher_is_better(tmp_path):
 def test_report_from_lm_eval_adopts_the_results_files_direction(tmp_path, optimize):
     results, samples = _mae_run(tmp_path)
     argv = ["report", "--from", "lm-eval", "--sample-metric", "mae", "--results", results]
-    # As check --from lm-eval --metric mae,none: mean 0.9 of a lower-is-better metric is above 0.8.
-    failed = run_cli(*argv, samples, optimize=optimize)
-    assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert b"<= 0.8" in failed.stdout
-    assert run_cli(*argv, "--threshold", "0.95", samples, optimize=optimize).returncode == 0
-    checked = run_cli("check", "--from", "lm-eval", "--task", "maetask", "--metric", "mae,none", results)
-    assert checked.returncode == 1
-    # A policy file states a direction: one that disagrees with the file is refused.
     policy = tmp_path / "policy.json"
     policy.write_text(json.dumps({"version": "p-1", "threshold": 0.8, "exact": False}))
-    refused = run_cli(*argv, "--policy", str(policy), samples, optimize=optimize)
+    broken = tmp_path / "broken-results.json"
+    broken.write_text("{")
+    # Fresh interpreter, with and without -O: one for the four calls.
+    failed, passed, refused, unreadable = run_fresh(
+        [
+            ([*argv, samples], b""),
+            ([*argv, "--threshold", "0.95", samples], b""),
+            ([*argv, "--policy", str(policy), samples], b""),
+            ([*argv[:-1], str(broken), samples], b""),
+        ],
+        optimize=optimize,
+    )
+    # As check --from lm-eval --metric mae,none: mean 0.9 of a lower-is-better metric is above 0.8.
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert b"<= 0.8" in failed.stdout
+    assert passed.returncode == 0
+    checked = run_main("check", "--from", "lm-eval", "--task", "maetask", "--metric", "mae,none", results)
+    assert checked.returncode == 1
+    # A policy file states a direction: one that disagrees with the file is refused.
     assert refused.returncode == 2 and b"option-conflict" in refused.stderr
-    # Without --results the policy's direction stands.
-    assert run_cli("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 0
+    # Without --results the metric's known direction stands: mae is better low.
+    assert (
+        run_main("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 1
+    )
     # An unreadable results file is INVALID, not a crash while guessing the direction.
-    Path(results).write_text("{")
-    assert run_cli(*argv, samples, optimize=optimize).returncode == 3
+    assert unreadable.returncode == 3

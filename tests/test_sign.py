@@ -14,7 +14,7 @@ import scorecontract
 import scorecontract._sign as sign_module
 from scorecontract import InvalidEvidence, PolicyError, authenticate, load_key, sign
 from scorecontract._cli import _main as cli
-from support import run_cli
+from support import run_fresh, run_main
 
 KEY = b"k3y-" + bytes(range(32, 64))  # 36 bytes, printable
 OTHER = b"another key of enough length"
@@ -331,10 +331,10 @@ def test_cli_sign_writes_path_sig_and_never_overwrites(files, capsys):
 
 def test_cli_sign_output_and_stdin(files, tmp_path):
     out = tmp_path / "custom.sig"
-    result = run_cli("sign", "--key-file", files["key"], "--output", str(out), "-", stdin=EVIDENCE)
+    result = run_main("sign", "--key-file", files["key"], "--output", str(out), "-", stdin=EVIDENCE)
     assert result.returncode == 0, result.stderr
     assert out.read_text() == sign(EVIDENCE, key=KEY)
-    result = run_cli("sign", "--key-file", files["key"], "-", stdin=EVIDENCE)
+    result = run_main("sign", "--key-file", files["key"], "-", stdin=EVIDENCE)
     assert result.returncode == 2 and b"--output" in result.stderr
 
 
@@ -447,11 +447,13 @@ def test_cli_check_configuration_errors_exit_2_without_a_receipt(files, tmp_path
 
 
 def test_cli_check_stdin_needs_an_explicit_signature(files, capsys):
-    result = run_cli("check", "--key-file", files["key"], "-", stdin=EVIDENCE)
+    result = run_main("check", "--key-file", files["key"], "-", stdin=EVIDENCE)
     assert result.returncode == 2 and b"--signature" in result.stderr
     sig = str(files["evidence"]) + ".sig"
     open(sig, "w").write(sign(EVIDENCE, key=KEY))
-    result = run_cli("check", "--key-file", files["key"], "--signature", sig, "--candidate", "m-1", "-", stdin=EVIDENCE)
+    result = run_main(
+        "check", "--key-file", files["key"], "--signature", sig, "--candidate", "m-1", "-", stdin=EVIDENCE
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -465,6 +467,8 @@ def test_cli_check_key_others_can_read_exits_2(files, capsys):
 
 def test_the_key_appears_nowhere(files, tmp_path, monkeypatch):
     # Every outcome, in a real process: stdout, stderr and the receipt.
+    # One fresh interpreter for all; run_fresh refuses any byte it writes
+    # to its real stderr outside the calls (an exit-time message).
     monkeypatch.setenv("SC_GATE_KEY", KEY.decode())
     secrets = [KEY, KEY.hex().encode(), KEY[4:20]]
     outcomes = []
@@ -478,10 +482,12 @@ def test_the_key_appears_nowhere(files, tmp_path, monkeypatch):
         ("check", "--key-file", key_file(tmp_path, KEY, 0o644, name="open"), str(files["evidence"])),
         ("sign", "--key-file", files["key"], str(files["evidence"])),  # exists
     ]
-    for number, args in enumerate(runs):
-        receipt = tmp_path / f"receipt-{number}.json"
-        extra = ("--receipt", str(receipt)) if args[0] == "check" else ()
-        result = run_cli(args[0], *extra, *args[1:])
+    receipts = [tmp_path / f"receipt-{number}.json" for number in range(len(runs))]
+    calls = [
+        ([args[0], *(("--receipt", str(receipt)) if args[0] == "check" else ()), *args[1:]], b"")
+        for args, receipt in zip(runs, receipts)
+    ]
+    for args, receipt, result in zip(runs, receipts, run_fresh(calls)):
         outcomes.append(result.returncode)
         texts = [result.stdout, result.stderr] + ([receipt.read_bytes()] if receipt.exists() else [])
         for text in texts:

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import pickle
@@ -353,14 +354,36 @@ def test_the_oracle_sees_what_it_must():
         oracle('{"a": 1, "a": 2}')
 
 
+@functools.cache
+def oracle_cases(seed: int) -> list[tuple[str, object, list]]:
+    """Seed *seed*'s 25 texts, each with the oracle's document and records.
+
+    Built once per run: the six path and budget variants of a seed read
+    the same texts, and no test changes what the oracle returned.
+    """
+    rng = random.Random(seed)
+    return [(text, *oracle(text)) for text in (generated(rng) for _ in range(25))]
+
+
+@functools.cache
+def large_oracle_cases(seed: int) -> list[tuple[str, object, list]]:
+    """The four large shapes of *seed*, with the oracle's answers; built once per run."""
+    rng = random.Random(1000 + seed)
+    parts = [generated(rng, 2, specials=0.02) for _ in range(700)]
+    shapes = [
+        "[" + ", ".join(parts) + "]",
+        '{"head": NaN, "rows": [' + ", ".join(parts) + '], "tail": [[1e400]]}',
+        '{"samples": [' + ", ".join('{"i": %d, "v": %s}' % (i, p) for i, p in enumerate(parts)) + "]}",
+        "[[" + ", ".join(parts) + '], {"deep": [[[[' + ", ".join(parts[:50]) + "]]]]}]",
+    ]
+    return [(text, *oracle(text)) for text in shapes]
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_load_document_agrees_with_the_oracle(seed, path, budgets):
-    rng = random.Random(seed)
-    texts = [generated(rng) for _ in range(25)]
     recorded = 0
-    for text in texts:
+    for text, expected_document, expected in oracle_cases(seed):
         document, found = load_document(text)
-        expected_document, expected = oracle(text)
         assert [(r.path, r.code, r.literal) for r in found] == expected, text
         assert same_document(document, expected_document), text
         for record in found:
@@ -377,18 +400,9 @@ def test_load_document_agrees_with_the_oracle_on_large_texts(seed, budgets):
     # Over FAST_MIN_LENGTH, with numbers deep under big arrays and objects,
     # so the search for containers runs over its budget and the walk from
     # the top goes down instead.
-    rng = random.Random(1000 + seed)
-    parts = [generated(rng, 2, specials=0.02) for _ in range(700)]
-    shapes = [
-        "[" + ", ".join(parts) + "]",
-        '{"head": NaN, "rows": [' + ", ".join(parts) + '], "tail": [[1e400]]}',
-        '{"samples": [' + ", ".join('{"i": %d, "v": %s}' % (i, p) for i, p in enumerate(parts)) + "]}",
-        "[[" + ", ".join(parts) + '], {"deep": [[[[' + ", ".join(parts[:50]) + "]]]]}]",
-    ]
-    for text in shapes:
+    for text, expected_document, expected in large_oracle_cases(seed):
         assert len(text) >= _strict_json.FAST_MIN_LENGTH
         document, found = load_document(text)
-        expected_document, expected = oracle(text)
         assert [(r.path, r.code, r.literal) for r in found] == expected
         assert same_document(document, expected_document)
         assert len(found) > 3

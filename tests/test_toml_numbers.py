@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from scorecontract import Policy, PolicyError, load_policy
-from support import run_cli
+from support import run_main
 
 
 def policy_from_bytes(data: bytes, *, toml: bool = False) -> Policy:
@@ -188,7 +188,7 @@ def test_the_command_line_exits_2(tmp_path, line):
     path.write_bytes(f'version = "v"\nexact = false\n{line}\n'.encode())
     evidence = tmp_path / "e.json"
     evidence.write_bytes(b'{"score": 0}')
-    result = run_cli("check", "--policy", str(path), "--", str(evidence))
+    result = run_main("check", "--policy", str(path), "--", str(evidence))
     assert result.returncode == 2, result.stderr
     assert b"bad-policy-file" in result.stdout + result.stderr
 

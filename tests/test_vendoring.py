@@ -212,3 +212,71 @@ def test_readme_tells_how_to_vendor():
     assert "`src/scorecontract/`" in section and "`LICENSE`" in section
     assert "python -m ci_tools._vendor.gate check " in section
     assert "Match on `code`, never on message text" in section
+
+
+APART_PROBE = r"""
+import contextlib, io, json, os, sys
+
+root, dotted, fixtures = sys.argv[1:4]
+sys.path.insert(0, root)
+package = __import__(dotted, fromlist=["evaluate"])
+from importlib import import_module
+main = import_module(dotted + "._cli").main
+
+out = {"record": package.evaluate(b'{"score": 0.9}').verdict.value}
+trials = os.path.join(root, "trials.jsonl")
+with open(trials, "w") as stream:
+    stream.write('{"trial_id": "a", "score": 0.9}\n{"trial_id": "b", "score": 0.8}\n')
+out["report"] = package.report(trials, scheduled=2).verdict.value
+out["selected"] = package.report(
+    trials, select_score="$.score", trial_id="$.trial_id", scheduled=2
+).verdict.value
+raw = open(os.path.join(fixtures, "harnesses", "lm-eval-results.json"), "rb").read()
+for what, call in (
+    ("evaluate", lambda: package.evaluate(raw, source=package.Source("lm-eval", task="mmlu", metric="acc,none"))),
+    ("report", lambda: package.report(trials, source=package.Source("inspect", scorer="match"))),
+):
+    try:
+        call()
+        out[what + "_source"] = "no error"
+    except package.PolicyError as exc:
+        out[what + "_source"] = [exc.code, exc.message]
+
+def cli(*argv):
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        status = main(list(argv))
+    return [status, stdout.getvalue(), stderr.getvalue()]
+
+lm = os.path.join(fixtures, "harnesses", "lm-eval-results.json")
+out["check"] = cli("check", os.path.join(fixtures, "pass-0.9.json"))
+out["check_from"] = cli("check", "--from", "lm-eval", "--task", "mmlu", "--metric", "acc,none", lm)
+out["help_from"] = cli("check", "--from", "lm-eval", "--help")
+out["report_from"] = cli("report", "--from", "inspect", "--scorer", "match", trials)
+out["loaded"] = sorted(name for name in sys.modules if "_harnesses" in name)
+print(json.dumps(out))
+"""
+
+
+def test_a_copy_without_its_harness_package_gates_records_and_refuses_from(tmp_path):
+    # The layers vendor apart: without _harnesses/ the copy still gates score
+    # records and trial reports (generic queries included), and every --from
+    # is a configuration error that says harness support is not in the copy.
+    target = vendor(tmp_path, "ci_tools._vendor", "gate")
+    shutil.rmtree(target / "_harnesses")
+    result = isolated_python("-c", APART_PROBE, str(tmp_path), "ci_tools._vendor.gate", str(FIXTURES), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr.decode()
+    out = json.loads(result.stdout)
+    assert (out["record"], out["report"], out["selected"]) == ("PASS", "PASS", "PASS")
+    for what in ("evaluate_source", "report_source"):
+        code, message = out[what]
+        assert code == "bad-option"
+        assert "harness support is not in this copy of scorecontract" in message
+    assert out["check"][0] == 0 and out["check"][1].startswith("PASS meets-threshold")
+    for what in ("check_from", "help_from", "report_from"):
+        status, printed, said = out[what]
+        assert status == 2, (what, said)
+        assert printed == ""
+        assert said.startswith("scorecontract: error: bad-option: harness support is not in this copy"), said
+        assert "--from" in said
+    assert out["loaded"] == []

@@ -33,13 +33,12 @@ __all__ = [
     "sign",
 ]
 
-__version__ = "0.1.0"
-
 from ._decide import decide
 from ._errors import InvalidEvidence, PolicyError, ScoreContractError
 from ._evaluate import Decision, evaluate, loads
 from ._policy import Policy
 from ._verdict import Verdict
+from ._version import __version__
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ __all__ = [
     "CHECK_FORMATS",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_LISTED",
+    "GATE_FORMATS",
     "METRICS",
     "RECEIPT_KINDS",
     "RECEIPT_VERSION",
@@ -26,10 +27,11 @@ DEFAULT_MAX_LISTED = 100
 # The output formats of `check` and of `report`.
 CHECK_FORMATS = ("text", "json", "github")
 REPORT_FORMATS = ("text", "json", "markdown", "github")
+GATE_FORMATS = ("text", "json", "markdown", "github")
 
 # The receipt family: every record the tool writes (a check's receipt, a
 # report's receipt, a signature file) names its schema with the same three
 # keys, receipt_version, scorecontract_version and kind.  The version is
 # bumped when a key changes meaning or disappears; new keys do not bump it.
 RECEIPT_VERSION = 2
-RECEIPT_KINDS = ("check", "report", "signature")
+RECEIPT_KINDS = ("check", "report", "signature", "gate")

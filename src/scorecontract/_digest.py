@@ -5,6 +5,17 @@ from __future__ import annotations
 
 __all__ = ["sha256_hex"]
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Digest(Protocol):
+        """A running hash that evidence is fed into as it is read (hashlib's)."""
+
+        def update(self, data: bytes, /) -> None: ...
+
+        def hexdigest(self) -> str: ...
+
 
 def sha256_hex(data: bytes) -> str:
     """Return the SHA-256 of *data* as lowercase hex."""

@@ -6,10 +6,14 @@ Checks the byte limit and the encoding before anything is parsed.
 
 from __future__ import annotations
 
-import re
+import functools
 
 from ._constants import DEFAULT_MAX_BYTES
 from ._errors import InvalidEvidence, invalid_at
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["DEFAULT_MAX_BYTES", "decode_evidence", "find_surrogate"]
 
@@ -17,12 +21,22 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 
 # A str can carry lone surrogates that no UTF-8 byte sequence can: they only
 # get in through Python code or the "surrogateescape" error handler.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"
+
+
+@functools.cache
+def _surrogates() -> re.Pattern[str]:
+    # Compiled on first use, not at import: a plain check never needs it.
+    import re
+
+    return re.compile(_SURROGATE)
 
 
 def find_surrogate(text: str) -> int:
     """Return the index of the first surrogate code point in *text*, or -1."""
-    match = _SURROGATE.search(text)
+    if text.isascii():
+        return -1
+    match = _surrogates().search(text)
     return -1 if match is None else match.start()
 
 

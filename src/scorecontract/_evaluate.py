@@ -451,8 +451,15 @@ def _evaluate_selected(
 def _evaluate_source(
     raw: str | bytes, source: Source | str, select: str | None, policy: Policy, max_bytes: int, bound: bool
 ) -> Decision:
-    """``evaluate()`` with a harness adapter (``_headline``)."""
-    from ._headline import evaluate_source, resolve_source
+    """``evaluate()`` with a harness adapter (``_headline``).
+
+    The adapter reads the file and says what its headline is: a node,
+    decided here by the selection stage, or a value it computed exactly.
+    Bad evidence is an INVALID decision whose selection names the source;
+    a policy that contradicts the evidence (lm-eval's higher_is_better)
+    raises ``PolicyError``.
+    """
+    from ._headline import fraction_outcome, listing, nonfinite_note, read_headline, resolve_source
 
     checked = resolve_source(source)  # PolicyError: configuration
     if select is not None:
@@ -463,7 +470,41 @@ def _evaluate_source(
             "source= cannot be combined with candidate= or run_id=: a harness's file names no candidate; "
             "bind it by signing the file instead",
         )
-    return evaluate_source(raw, checked, policy, max_bytes)
+    from ._harnesses._base import Computed, Trace
+
+    applied = listing(policy)
+    trace = Trace(checked)
+    try:
+        found = read_headline(raw, checked, applied, max_bytes, trace)
+        if isinstance(found, Computed):
+            from ._headline import fraction_text
+            from ._select import Selection
+
+            verdict, code, message, score = fraction_outcome(found, found.policy)
+            origin = [*trace.origin, ("value", fraction_text(found.value))]
+            listed = found.listed
+            selection = Selection(trace.query, found.path, listed, len(listed), checked, origin)
+            return Decision(verdict, code, message, score, found.policy, None, selection)
+        decision = decide_selected(found.document, found.records, found.query, found.policy, trace.selection())
+    except InvalidEvidence as exc:
+        return Decision.invalid(too_large_hint(exc), applied, trace.selection())
+    except PolicyError:
+        raise
+    except Exception:  # fail closed: a defect here must not release
+        return internal_error(applied, trace.selection())
+    message = decision.message
+    if decision.code not in ("non-standard-constant", "non-finite") or not message.startswith("the selected value"):
+        return decision
+    # Why the harness wrote a non-finite headline, in its own terms.
+    return Decision(
+        decision.verdict,
+        decision.code,
+        f"{message}; {nonfinite_note(checked)}",
+        None,
+        decision.policy,
+        None,
+        decision.selection,
+    )
 
 
 def internal_error(policy: Policy, selection: Selection | None = None) -> Decision:

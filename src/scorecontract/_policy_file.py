@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from os import PathLike
 
-__all__ = ["MAX_POLICY_BYTES", "POLICY_KEYS", "load_policy", "policy_from_bytes"]
+__all__ = ["MAX_POLICY_BYTES", "POLICY_KEYS", "decode_document", "load_policy", "policy_from_bytes"]
 
 # A policy is a handful of keys; anything bigger is not a policy file.
 MAX_POLICY_BYTES = 64 * 1024
@@ -115,31 +115,54 @@ def policy_from_bytes(data: bytes, /, *, toml: bool = False, source: str = "<pol
 
 
 def _decode(data: bytes, *, toml: bool, exact: bool, source: str) -> dict[str, object]:
+    return decode_document(data, toml=toml, exact=exact, source=source)
+
+
+def decode_document(
+    data: bytes,
+    /,
+    *,
+    toml: bool,
+    exact: bool,
+    source: str,
+    what: str = "policy file",
+    code: str = "bad-policy-file",
+    max_bytes: int = MAX_POLICY_BYTES,
+) -> dict[str, object]:
+    """Return the one object a configuration file's bytes *data* hold.
+
+    The one reader of configuration, shared by policy files and gate files:
+    JSON through the evidence's own strict loader, or TOML (*toml*, Python
+    3.11+) whose numbers meet the same numeric contract (``_toml_number``).
+    Numbers are floats, or ``decimal.Decimal`` holding their exact text
+    when *exact*.  *source* and *what* (``"gate file"``) name the file in
+    messages; every problem raises ``PolicyError`` with *code*.
+    """
     try:
-        text = decode_evidence(data, MAX_POLICY_BYTES)
+        text = decode_evidence(data, max_bytes)
         if toml:
-            document = _toml_loads(text, exact, source)
+            document = _toml_loads(text, exact, source, what, code)
         else:
             from ._strict_json import parse_json
 
             document = parse_json(text, exact=exact)
     except InvalidEvidence as exc:
-        raise PolicyError("bad-policy-file", f"policy file {source}: {exc}") from None
+        raise PolicyError(code, f"{what} {source}: {exc}") from None
     if type(document) is not dict:
-        raise PolicyError("bad-policy-file", f"policy file {source} must hold one object")
+        raise PolicyError(code, f"{what} {source} must hold one object")
     return document  # keys are str in JSON and TOML
 
 
-def _toml_loads(text: str, exact: bool, source: str) -> object:
+def _toml_loads(text: str, exact: bool, source: str, what: str, code: str) -> object:
     try:
         import tomllib
     except ImportError:  # Python 3.9 and 3.10; no third-party fallback
         raise PolicyError(
-            "bad-policy-file",
-            f"policy file {source} is TOML, which needs Python 3.11 or newer (tomllib); use JSON",
+            code,
+            f"{what} {source} is TOML, which needs Python 3.11 or newer (tomllib); use JSON",
         ) from None
 
-    _check_toml_lines(text, source)
+    _check_toml_lines(text, source, what, code)
 
     def parse_float(literal: str) -> object:
         # tomllib hands over the literal's own text, before any rounding.
@@ -149,19 +172,17 @@ def _toml_loads(text: str, exact: bool, source: str) -> object:
         document = tomllib.loads(text, parse_float=parse_float)
     except tomllib.TOMLDecodeError as exc:
         reason = " ".join(str(exc).split())  # one line, whatever tomllib says
-        raise PolicyError("bad-policy-file", f"policy file {source} is not TOML: {reason}") from None
+        raise PolicyError(code, f"{what} {source} is not TOML: {reason}") from None
     except InvalidEvidence:
         raise  # a number the JSON decoder would refuse too
     except (ValueError, RecursionError) as exc:
         # int()'s digit limit and deep nesting escape tomllib undressed.
-        raise PolicyError(
-            "bad-policy-file", f"policy file {source} is not usable TOML ({type(exc).__name__})"
-        ) from None
+        raise PolicyError(code, f"{what} {source} is not usable TOML ({type(exc).__name__})") from None
     _check_toml_integers(document)
     return document
 
 
-def _check_toml_lines(text: str, source: str) -> None:
+def _check_toml_lines(text: str, source: str, what: str, code: str) -> None:
     """Refuse a line with more than ``MAX_TOML_DOTS`` dots.
 
     tomllib takes time quadratic in the parts of one dotted key (it builds
@@ -174,9 +195,8 @@ def _check_toml_lines(text: str, source: str) -> None:
     for number, line in enumerate(text.split("\n"), 1):
         if line.count(".") > MAX_TOML_DOTS and not line.lstrip(" \t").startswith("#"):
             raise PolicyError(
-                "bad-policy-file",
-                f"policy file {source}: line {number} has more than {MAX_TOML_DOTS} dots; "
-                "a policy's keys are not dotted",
+                code,
+                f"{what} {source}: line {number} has more than {MAX_TOML_DOTS} dots; its keys are not dotted",
             )
 
 

@@ -22,6 +22,7 @@ from ._errors import InvalidEvidence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import BinaryIO
 
 __all__ = [
@@ -49,10 +50,10 @@ def standard_input() -> BinaryIO:
     """
     import sys
 
-    stream = getattr(sys.stdin, "buffer", None)
+    stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise InvalidEvidence("file-unreadable", "standard input is closed: there is no evidence to read")
-    return stream  # type: ignore[no-any-return]
+    return stream
 
 
 def _why(exc: BaseException) -> str:
@@ -100,13 +101,17 @@ class _CheckedStream:
 
     __slots__ = ("_read", "_what")
 
-    def __init__(self, read: object, what: str) -> None:
+    def __init__(self, read: Callable[[int], bytes | None], what: str) -> None:
         self._read = read
         self._what = what
 
     def read(self, size: int = -1) -> bytes:
         try:
-            chunk: bytes | None = self._read(size)  # type: ignore[operator]
+            chunk = self._read(size)
+        except InvalidEvidence:
+            # A stream that already says why it has nothing (a gate file's
+            # evidence that could not be read) keeps its own reason code.
+            raise
         except (OSError, ValueError) as exc:
             # io raises ValueError for a closed or detached file: that is a
             # stream with nothing to read, not a defect in the caller.

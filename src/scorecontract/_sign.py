@@ -225,7 +225,7 @@ def sign(data: bytes, /, *, key: bytes) -> str:
     """
     import json
 
-    from . import __version__
+    from ._version import __version__
 
     key = _check_key(key)
     data = _check_data(data)

@@ -8,6 +8,15 @@ file) and ``report(..., source=...)`` (one trial per sample) each check
 that the options are the ones their adapter for that harness takes, and
 refuse any other with ``PolicyError`` (``bad-option``): an option that
 would be silently ignored is a gate the user believes in and does not get.
+
+``REGISTRY`` is the one list of harnesses: each name, and the module of
+the ``_harnesses`` package that holds everything known about it.  It is a
+table of names, not of modules: a harness module is imported only when
+that harness is used (``_harnesses.load``), so naming the harnesses (the
+command line's help, this value) costs nothing.  ``OPTIONS`` is the one
+vocabulary of adapter options, the same keyword in Python and on the
+command line; which harness takes which, and what each means there, that
+harness's module says.
 """
 
 from __future__ import annotations
@@ -19,11 +28,41 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["HARNESSES", "Source"]
+__all__ = ["OPTIONS", "REGISTRY", "Source"]
 
-# The harnesses with an adapter, by the name the command line takes after
-# --from.  Not every harness has both a headline and a per-sample adapter.
-HARNESSES = ("lm-eval", "inspect", "promptfoo", "helm", "deepeval", "openai-evals", "simple-evals")
+# The harnesses with an adapter, by the name --from takes, and the module
+# of scorecontract._harnesses that knows each.  Adding a harness is one
+# line here and one module there (docs/harnesses.md, "Adding a harness").
+REGISTRY = {
+    "lm-eval": "_lm_eval",
+    "inspect": "_inspect",
+    "promptfoo": "_promptfoo",
+    "helm": "_helm",
+    "deepeval": "_deepeval",
+    "openai-evals": "_openai_evals",
+    "simple-evals": "_simple_evals",
+}
+
+# Every option any adapter takes, by its Source keyword: its command-line
+# flag is --KEYWORD with "-" for "_" (report --from spells metric
+# --sample-metric, its --metric being the report's own), METAVAR names its
+# argument (None: a switch without one), KIND says what it holds ("text" a
+# non-empty string, "switch" true or false, "path" a file's path, "labels"
+# a closed map of letter grades to scores), and COMMANDS which commands have
+# the flag (a test keeps them equal to what the adapters take).
+# (keyword: (metavar, kind, commands, what it is))
+OPTIONS = {
+    "task": ("T", "text", ("check", "report"), "the task or group the harness ran"),
+    "metric": ("M", "text", ("check", "report"), "the metric, as the harness names it"),
+    "scorer": ("S", "text", ("check", "report"), "the scorer, as the harness names it"),
+    "reducer": ("R", "text", ("check",), "the epoch reducer of a score (Inspect: mean, max, ...)"),
+    "provider": ("LABEL", "text", ("check",), "the provider whose prompt is gated"),
+    "split": ("SPLIT", "text", ("check", "report"), "the split of the stat (test, valid)"),
+    "results": ("FILE", "path", ("report",), "the results file beside the per-sample file"),
+    "labels": ("MAP", "labels", ("report",), "the closed map of letter grades to scores, e.g. C=1,P=0.5,I=0,N=0"),
+    "allow_partial": (None, "switch", ("check", "report"), "gate a run that covered part of its population"),
+    "allow_errors": (None, "switch", ("check",), "gate a run with errors, counting each as not passed"),
+}
 
 
 def _frozen(value: object) -> object:
@@ -38,7 +77,7 @@ def _frozen(value: object) -> object:
 class Source(Value):
     """A harness name and its adapter's options.
 
-    - ``harness``: one of ``HARNESSES``;
+    - ``harness``: one of the names in ``REGISTRY``;
     - ``options``: the keyword options, as sorted ``(name, value)`` pairs;
       a mapping value (Inspect's ``labels``) is kept as sorted pairs too.
 
@@ -54,8 +93,8 @@ class Source(Value):
     options: tuple[tuple[str, object], ...]
 
     def __init__(self, harness: str, /, **options: object) -> None:
-        if type(harness) is not str or harness not in HARNESSES:
-            known = ", ".join(HARNESSES)
+        if type(harness) is not str or harness not in REGISTRY:
+            known = ", ".join(REGISTRY)
             raise PolicyError("bad-option", f"unknown harness {harness!r}; known: {known}")
         self._fill(harness=harness, options=tuple(sorted((name, _frozen(value)) for name, value in options.items())))
 

@@ -12,11 +12,14 @@ Methods:
 - ``clopper_pearson``: the exact binomial bound for a pass rate (Clopper
   and Pearson, Biometrika 26(4), 1934).  The lower bound for k successes
   of n is the p at which P(X >= k) = 1 - confidence.
-- ``clt_bound``: mean - z * SE (or mean + z * SE for an upper bound), with
-  z from ``statistics.NormalDist`` and SE from the sample variance, the
-  n - 1 denominator (E. Miller, "Adding Error Bars to Evals", arXiv
-  2411.00640, 2024).  With *clusters*, SE is that paper's clustered
-  standard error.
+- ``clt_bound``: mean - t * SE (or mean + t * SE for an upper bound), with
+  t the Student t quantile with n - 1 degrees of freedom (``_student_t``)
+  and SE from the sample variance, the n - 1 denominator (E. Miller,
+  "Adding Error Bars to Evals", arXiv 2411.00640, 2024).  With *clusters*,
+  SE is the cluster-robust G/(G-1) * CR0 and t has G - 1 degrees of
+  freedom: the default of statsmodels and of Inspect.  Asymptotic: it
+  keeps its confidence only as n (or G) grows, and skewed scores make it
+  PASS more often than it says even at n = 20.
 - ``hoeffding_bound``: mean - (max - min) * sqrt(ln(1/alpha) / (2n)),
   valid at every n for scores in [min, max] (W. Hoeffding, JASA 58, 1963,
   theorem 2).
@@ -44,9 +47,9 @@ bound is never above the exact value, an upper bound never below it.
   about 1e-8 at n/2 successes).
 - CLT and Hoeffding bounds are computed in decimal arithmetic at 40 digits
   from the exact sums, each step rounded against PASS, then rounded to a
-  double in the same direction.  The only input that is not exact is z:
-  ``NormalDist().inv_cdf`` (Wichura's algorithm AS 241, about 16 digits)
-  of 1 - confidence, raised by a relative 2**-40.
+  double in the same direction.  The only input that is not exact is the
+  t quantile, computed from the regularized incomplete beta function and
+  raised by a relative 2**-30 above its measured error (``_student_t``).
 
 The CLT bound is refused as ``insufficient-trials`` (``InvalidEvidence``)
 for n = 1, zero variance and fewer than two clusters: it would be a bound
@@ -58,6 +61,7 @@ from __future__ import annotations
 
 import math
 
+from ._bound_rules import alpha_of
 from ._describe import describe_value, format_number
 from ._errors import InvalidEvidence, PolicyError
 from ._score import number_problem, to_decimal
@@ -68,9 +72,25 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from decimal import Decimal
     from fractions import Fraction
-    from typing import TypeVar, Union
+    from typing import Protocol, TypeVar, Union
 
-    from ._confidence import Interval
+    class Shown(Protocol):
+        """What a bound shows: a ``Bound``, or ``_confidence.Interval`` beside its threshold.
+
+        A protocol, not the two classes: ``_confidence`` imports this module,
+        and naming its class here would be an import cycle.
+        """
+
+        method: str
+        side: str
+        confidence: Number
+        n: int
+        estimate: float
+        bound: float
+        se: float | None
+        clusters: int | None
+        unpaired_se: float | None
+
     from ._score import Number
 
     Exact = Union[int, Decimal]
@@ -101,11 +121,7 @@ _EPS = 2.0**-52
 _TAIL_MARGIN = 2.0**-20
 # Terms of the tail are summed until the rest is provably below this share.
 _TAIL_TOLERANCE = 2.0**-50
-# 1 - confidence may not be smaller: floats must still resolve the bound.
-_MIN_ALPHA_DIGITS = 12
 _PREC = 40
-# 1 + 2**-40, exactly: raises z above NormalDist's error.
-_Z_RAISE = "1.0000000000009094947017729282379150390625"
 
 
 class _Value:
@@ -315,17 +331,33 @@ class Bound(_Value):
         if self.method == "hoeffding":
             width2 = self._range * self._range * Fraction(-math.log(self._alpha)) / 2  # type: ignore[operator]
             return max(1, math.ceil(width2 / (gap * gap)))
-        z = Fraction(self._z)  # type: ignore[arg-type]
-        needed = z * z * self.n * self._variance / (gap * gap)  # type: ignore[operator]
-        return max(2, math.ceil(needed))
+        # n * SE**2 is the per-trial variance; the quantile is Student's t
+        # at the n sought, found by iterating from the normal's (t falls
+        # towards z as n grows, so this settles in a few steps).
+        from ._student_t import quantile
+
+        spread = self.n * self._variance  # type: ignore[operator]
+        if self.clusters is not None:
+            # A clustered design is assumed to keep its trials per cluster.
+            per_cluster = Fraction(self.n, self.clusters)
+        needed = 2
+        z = _z(self._alpha)
+        for _ in range(8):
+            needed = max(2, math.ceil(Fraction(z) ** 2 * spread / (gap * gap)))
+            df = needed - 1 if self.clusters is None else max(1, math.ceil(needed / per_cluster) - 1)
+            following = quantile(float(self._alpha), df)
+            if following == z:
+                break
+            z = following
+        return needed
 
     def summary(self) -> str:
-        """``95% lower bound 0.665862 (n=20, SE 0.0876)``, for messages."""
+        """``95% lower bound 0.658476 (n=20, SE 0.0876)``, for messages."""
         return bound_summary(self)
 
     def as_dict(self) -> dict[str, object]:
-        """Return the bound as a JSON-ready dict."""
-        return bound_fields(self)
+        """Return the bound as a JSON-ready dict (None for a number beyond the doubles)."""
+        return json_bound_fields(self)
 
     def _key(self) -> tuple[object, ...]:
         return tuple(self.as_dict().values())
@@ -337,13 +369,29 @@ class Bound(_Value):
         )
 
 
-def bound_fields(value: Bound | Interval) -> dict[str, object]:
+def bound_fields(value: Shown) -> dict[str, object]:
     """The ``BOUND_FIELDS`` of *value* (a ``Bound``, or an ``Interval``) as a dict."""
     return {name: getattr(value, name) for name in BOUND_FIELDS}
 
 
-def bound_summary(value: Bound | Interval) -> str:
-    """``95% lower bound 0.665862 (n=20, SE 0.0876)`` for a ``Bound`` or ``Interval``.
+def json_bound_fields(value: Shown) -> dict[str, object]:
+    """``bound_fields``, JSON-ready: a number beyond the doubles is None.
+
+    A lower bound rounded down past -1.8e308, or the SE of scores of
+    1e200, is an infinity; JSON has none, and a receipt that cannot be
+    written would end in an internal error.  The verdict was decided on
+    the bound itself, never on this dict.
+    """
+    fields = bound_fields(value)
+    for name in ("estimate", "bound", "se", "unpaired_se"):
+        number = fields[name]
+        if type(number) is float and not math.isfinite(number):
+            fields[name] = None
+    return fields
+
+
+def bound_summary(value: Shown) -> str:
+    """``95% lower bound 0.658476 (n=20, SE 0.0876)`` for a ``Bound`` or ``Interval``.
 
     The bound has six significant digits, rounded against PASS (down for a
     lower bound, up for an upper one), so no message reads "0.8 < threshold
@@ -396,7 +444,7 @@ def clopper_pearson(successes: int, trials: int, /, *, confidence: Number, side:
         >>> b.meets(0.85), b.trials_needed(0.9)
         (True, 29)
     """
-    alpha = _alpha(confidence)
+    alpha = alpha_of(confidence)
     _check_side(side)
     for name, value in (("successes", successes), ("trials", trials)):
         if type(value) is not int or value < 0:
@@ -430,32 +478,32 @@ def clopper_pearson(successes: int, trials: int, /, *, confidence: Number, side:
 
 
 def clt_bound(sums: Sums, /, *, confidence: Number, side: str = "lower", clusters: Clusters | None = None) -> Bound:
-    """Return the central-limit bound on the mean of the numbers in *sums*.
+    """Return the asymptotic (Student t) bound on the mean of the numbers in *sums*.
 
-    mean - z * SE for a lower bound, mean + z * SE for an upper one, with
-    z = ``NormalDist().inv_cdf(confidence)`` and SE**2 = s**2 / n, s**2
-    the sample variance (the n - 1 denominator).
+    mean - t * SE for a lower bound, mean + t * SE for an upper one, with
+    t the *confidence* quantile of Student's t with n - 1 degrees of
+    freedom and SE**2 = s**2 / n, s**2 the sample variance (the n - 1
+    denominator).  Two trials of 0.9 and 0.95 give t(1) = 6.31 and a 95%
+    lower bound of 0.767; the normal quantile, 1.645, gave 0.884.
 
     *clusters*, when given, is an iterable of ``(count, total)`` pairs, one
     per cluster (for example per question, when several trials share one):
-    the counts must add up to n and the totals to the sum.  SE is then
-    Miller's clustered standard error (arXiv 2411.00640)::
+    the counts must add up to n and the totals to the sum.  SE is then the
+    cluster-robust variance with the small-sample factor G / (G - 1), and t
+    has G - 1 degrees of freedom (statsmodels' default, and Inspect's)::
 
-        SE**2 = SE_clt**2 + (1/n**2) * sum_c sum_{i != j in c} e_i * e_j
+        SE**2 = G / (G - 1) * sum_c E_c**2 / n**2
 
-    with e_i = s_i - mean.  Since sum_{i != j} e_i e_j = E_c**2 - sum_i e_i**2
-    with E_c the cluster's total residual, this is computed from the
-    cluster totals as (sum_c E_c**2 + SS / (n - 1)) / n**2, SS the sum of
-    squared residuals.  It is the cluster-robust ("CR0") variance
-    sum_c E_c**2 / n**2 with its diagonal scaled by n / (n - 1): with one
-    trial per cluster it is exactly the unclustered SE.
+    with E_c the cluster's total residual, sum of s_i - mean over its
+    trials.  With one trial per cluster it is exactly the unclustered SE
+    and t(n - 1).
 
     Refused as ``insufficient-trials`` (``InvalidEvidence``) for n = 1,
     zero variance, or fewer than two clusters: the bound would have width
     0 or rest on nothing.  ``hoeffding_bound`` and ``clopper_pearson``
     hold at any n.
     """
-    alpha = _alpha(confidence)
+    alpha = alpha_of(confidence)
     _check_side(side)
     mean, variance, count = _variance_of_mean(_check_sums(sums), clusters)
     return _normal_bound(
@@ -477,7 +525,7 @@ def hoeffding_bound(
     from decimal import ROUND_CEILING
     from fractions import Fraction
 
-    alpha = _alpha(confidence)
+    alpha = alpha_of(confidence)
     _check_side(side)
     _check_sums(sums)
     low, high = _bound_value("minimum", minimum), _bound_value("maximum", maximum)
@@ -536,7 +584,7 @@ def paired_bound(
     "no regression larger than D, with this confidence".  All differences
     equal (the same scores on both sides, say) is ``insufficient-trials``.
     """
-    alpha = _alpha(confidence)
+    alpha = alpha_of(confidence)
     _check_side(side)
     mean, variance, count = _variance_of_mean(_check_sums(differences), clusters)
     n = differences.count
@@ -559,7 +607,7 @@ def paired_bound(
         mean,
         variance,
         count,
-        math.sqrt(unpaired),
+        _float_sqrt(unpaired),
     )
 
 
@@ -582,25 +630,6 @@ def no_regression(bound: Bound, /, *, max_regression: Number) -> bool:
 
 
 # -- validation -------------------------------------------------------------------
-
-
-def _alpha(confidence: object) -> Fraction:
-    """Return 1 - *confidence*, exactly, from its decimal text."""
-    from decimal import Decimal
-    from fractions import Fraction
-
-    problem = number_problem(confidence, True)
-    if problem is not None:
-        raise PolicyError("bad-policy", f"confidence is {problem[1]}")
-    value = to_decimal(confidence)  # type: ignore[arg-type]
-    if not Decimal("0.5") < value < 1:
-        raise PolicyError(
-            "bad-policy", f"confidence {format_number(confidence)} is not strictly between 0.5 and 1 (e.g. 0.95)"
-        )
-    alpha = 1 - Fraction(value)
-    if alpha < Fraction(1, 10**_MIN_ALPHA_DIGITS):
-        raise PolicyError("bad-policy", f"confidence {format_number(confidence)} is above 1 - 1e-{_MIN_ALPHA_DIGITS}")
-    return alpha
 
 
 def _check_side(side: object) -> None:
@@ -683,7 +712,12 @@ def _variance_of_mean(sums: Sums, clusters: Clusters | None) -> tuple[Fraction, 
             f"{count} cluster: a clustered standard error needs at least 2 clusters "
             "(with one, the variance between clusters is not estimated at all)"
         )
-    return mean, (between + ss / (n - 1)) / (n * n), count
+    if between == 0:
+        raise _insufficient(
+            f"every one of the {count} clusters has the same mean: a clustered bound would have width 0{other}"
+        )
+    # CR0 with the small-sample factor G / (G - 1) (statsmodels' default).
+    return mean, between * count / ((count - 1) * n * n), count
 
 
 def _cluster_residuals(clusters: Clusters, n: int, total: Exact, mean: Fraction) -> tuple[int, Fraction]:
@@ -790,18 +824,22 @@ def _normal_bound(
 ) -> Bound:
     from decimal import ROUND_CEILING, Decimal
 
+    from ._student_t import quantile
+
     up = _context(ROUND_CEILING)
-    z = _z(alpha)
-    z_up = up.multiply(Decimal(z), Decimal(_Z_RAISE))
-    width = up.multiply(z_up, _sqrt_up(_decimal(variance, up)))
+    # Student t with n - 1 degrees of freedom, or G - 1 for G clusters; the
+    # quantile is already rounded up (above its error).  alpha >= 1e-12
+    # (``_alpha``), so float(alpha) keeps its digits.
+    z = quantile(float(alpha), (n if clusters is None else clusters) - 1)
+    width = up.multiply(Decimal(z), _sqrt_up(_decimal(variance, up)))
     return Bound(
         method=method,
         side=side,
         confidence=confidence,
         n=n,
-        estimate=float(mean),
+        estimate=_to_float(mean),
         bound=_offset(mean, width, side),
-        se=math.sqrt(variance),
+        se=_float_sqrt(variance),
         clusters=clusters,
         unpaired_se=unpaired_se,
         _alpha=alpha,
@@ -820,6 +858,28 @@ def _offset(mean: Fraction, width: Decimal, side: str) -> float:
         return _round_down_to_float(down.subtract(_decimal(mean, down), width))
     up = _context(ROUND_CEILING)
     return _round_up_to_float(up.add(_decimal(mean, up), width))
+
+
+def _to_float(value: Fraction) -> float:
+    """*value* as the nearest double, or an infinity beyond the doubles.
+
+    ``float(Fraction)`` raises ``OverflowError`` past 1.8e308: scores of
+    1e200 under an unbounded policy have a variance of 1e400.
+    """
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def _float_sqrt(value: Fraction) -> float:
+    """The square root of a variance as a double: an infinity when it is beyond them."""
+    square = _to_float(value)
+    if square == math.inf:
+        # math.sqrt converts to a double first; past the doubles, take the
+        # root in decimal (a Decimal beyond the doubles converts to inf).
+        return float(_decimal(value, _context()).sqrt(_context()))
+    return math.sqrt(square)
 
 
 def _fraction(value: float) -> Fraction:

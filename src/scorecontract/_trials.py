@@ -210,7 +210,7 @@ def cluster_key(record: object, cluster_by: str) -> tuple[object, tuple[str, str
     return (type(nodes[0]).__name__, nodes[0]), None
 
 
-class _Members(list):  # type: ignore[type-arg]
+class _Members(list):  # type: ignore[type-arg]  # a subscripted base would be computed at import
     """An object's members, told apart from an array by its type."""
 
     __slots__ = ()

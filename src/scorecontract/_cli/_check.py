@@ -13,12 +13,13 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from .._evaluate import Decision
     from .._policy import Policy
     from .._select import Selection
     from .._source import Source
     from ._provenance import Provenance
 
-__all__ = ["CheckOptions", "check_options", "register"]
+__all__ = ["CheckOptions", "check_options", "register", "score_decision"]
 
 
 def register(commands: Any, epilog: str) -> None:
@@ -90,7 +91,7 @@ def _add_selection_options(check: argparse.ArgumentParser) -> None:
 
 
 def _add_source_options(check: argparse.ArgumentParser) -> None:
-    from .._source import HARNESSES
+    from .._source import OPTIONS, REGISTRY
 
     group = check.add_argument_group(
         "harness adapters (docs/harnesses.md; scorecontract check --from HARNESS --help for one)"
@@ -98,42 +99,20 @@ def _add_source_options(check: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--from",
         dest="harness",
-        choices=HARNESSES,
+        choices=tuple(REGISTRY),
         metavar="HARNESS",
-        help=f"gate the headline of HARNESS's own results file: {', '.join(HARNESSES)}",
+        help=f"gate the headline of HARNESS's own results file: {', '.join(REGISTRY)}",
     )
-    group.add_argument("--task", metavar="T", help="lm-eval: the task (or group) of the headline, e.g. mmlu")
-    group.add_argument(
-        "--metric",
-        metavar="M",
-        help="the metric: lm-eval acc,none (key as written); inspect accuracy; helm and deepeval the metric "
-        "name; openai-evals accuracy and simple-evals score by default",
-    )
-    group.add_argument("--scorer", metavar="S", help="inspect: the scorer whose metric is gated")
-    group.add_argument("--provider", metavar="LABEL", help="promptfoo: gate the prompt whose provider is LABEL")
-    group.add_argument("--split", metavar="SPLIT", help="helm: the split of the stat (default test)")
-    group.add_argument(
-        "--allow-partial",
-        action="store_true",
-        help="lm-eval: gate a run that scored fewer documents than the task has (--limit)",
-    )
-    group.add_argument(
-        "--allow-errors",
-        action="store_true",
-        help="promptfoo: gate a run with errors, counting each as not passed",
-    )
-
-
-# The adapter options: (Source option, flag), in the order help lists them.
-_SOURCE_OPTIONS = (
-    ("task", "--task"),
-    ("metric", "--metric"),
-    ("scorer", "--scorer"),
-    ("provider", "--provider"),
-    ("split", "--split"),
-    ("allow_partial", "--allow-partial"),
-    ("allow_errors", "--allow-errors"),
-)
+    # The one vocabulary of adapter options (_source.OPTIONS): which
+    # harness takes which, check --from HARNESS --help says.
+    for name, (metavar, kind, commands, text) in OPTIONS.items():
+        if "check" not in commands:
+            continue
+        flag = "--" + name.replace("_", "-")
+        if kind == "switch":
+            group.add_argument(flag, dest=name, action="store_true", help=text)
+        else:
+            group.add_argument(flag, dest=name, metavar=metavar, help=text)
 
 
 def _source_option(args: argparse.Namespace) -> Source | None:
@@ -144,33 +123,40 @@ def _source_option(args: argparse.Namespace) -> Source | None:
     one it needs (``missing-option``), and ``--from`` beside an option
     whose job the adapter does itself (``option-conflict``).
     """
-    from .._headline import ADAPTERS, resolve_source
-    from .._source import Source
+    from .._source import OPTIONS
     from ._options import conflict, needs
 
-    given = [(name, flag, getattr(args, name)) for name, flag in _SOURCE_OPTIONS]
+    given = [
+        (name, "--" + name.replace("_", "-"), getattr(args, name))
+        for name, entry in OPTIONS.items()
+        if "check" in entry[2]
+    ]
     given = [(name, flag, value) for name, flag, value in given if value not in (None, False)]
     harness: str | None = args.harness
     if harness is None:
         if given:
             raise needs(given[0][1], "--from HARNESS", "it names an option of a harness adapter")
         return None
-    adapter = ADAPTERS[harness]
+    # Only now: a plain check imports no adapter machinery.
+    from .._headline import headline_of, resolve_source
+    from .._source import Source
+
+    adapter = headline_of(harness)
+    takes = {option.name: option for option in adapter.options}
     for name, flag, _ in given:
-        if name not in adapter["takes"]:
-            takes = ", ".join(flag for option, flag in _SOURCE_OPTIONS if option in adapter["takes"])
-            raise PolicyError("bad-option", f"--from {harness} does not take {flag}; it takes {takes or 'nothing'}")
-    for name in adapter["needs"]:
-        if name not in [option for option, _, _ in given]:
-            flag = dict(_SOURCE_OPTIONS)[name]
-            raise needs(f"--from {harness}", flag, f"see scorecontract check --from {harness} --help")
-    for option, what in (
+        if name not in takes:
+            listed = ", ".join(option.flag for option in adapter.options)
+            raise PolicyError("bad-option", f"--from {harness} does not take {flag}; it takes {listed or 'nothing'}")
+    for option in adapter.options:
+        if option.needed and option.name not in [name for name, _, _ in given]:
+            raise needs(f"--from {harness}", option.flag, f"see scorecontract check --from {harness} --help")
+    for name, what in (
         ("select", "the adapter selects the headline itself"),
         ("candidate", "a harness's file names no candidate; sign the file to bind it"),
         ("run_id", "a harness's file names no run id; sign the file to bind it"),
     ):
-        if getattr(args, option) is not None:
-            raise conflict("--from", f"--{option.replace('_', '-')}", what)
+        if getattr(args, name) is not None:
+            raise conflict("--from", f"--{name.replace('_', '-')}", what)
     if args.contract == "judgment":
         raise conflict("--from", "--contract judgment", "an adapter gates a harness's headline score")
     return resolve_source(Source(harness, **{name: value for name, _, value in given}))
@@ -323,6 +309,12 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
 
         compile_query(select)  # a malformed query is configuration: exit 2 before reading
     max_bytes = byte_count("--max-bytes", args.max_bytes)
+    if args.receipt is not None:
+        from ._files import refuse_taken
+
+        # Before anything is read or printed: a taken receipt is refused
+        # as configuration, never after a verdict was announced.
+        refuse_taken((("receipt", args.receipt),))
     provenance = Provenance.from_options(
         path=args.path,
         # A judgment without a threshold still obeys the default policy's
@@ -370,42 +362,50 @@ def _unread(options: CheckOptions) -> Selection | None:
 
 
 def _run_score_check(options: CheckOptions) -> int:
-    from .._evaluate import Decision, evaluate
-    from .._policy import default_policy
     from ._deliver import deliver, read_evidence
 
-    policy = default_policy() if options.policy is None else options.policy
-    provenance = options.provenance
-    evidence: bytes | None
+    evidence: bytes | InvalidEvidence
     try:
         evidence = read_evidence(options.path, options.max_bytes)
     except InvalidEvidence as exc:
-        # Nothing complete was read (missing, unreadable, over the limit).
-        evidence = None
-        decision = Decision.invalid(exc, policy, _unread(options))
-    else:
-        # Authenticate the exact bytes read, then judge those same bytes.
-        forged = provenance.authenticate(evidence)
-        if forged is not None:
-            decision = Decision.invalid(forged, policy, _unread(options))
-        elif options.source is not None:
-            source = options.source
-            if source.harness == "lm-eval" and not options.direction_stated:
-                # No direction was stated: the results file's own
-                # higher_is_better decides it (perplexity passes low).
-                from .._headline import lm_eval_direction
+        evidence = exc
+    decision = score_decision(options, evidence)
+    return deliver(options, decision, None if isinstance(evidence, InvalidEvidence) else evidence, options.provenance)
 
-                stated = lm_eval_direction(evidence, source, options.max_bytes, policy)
-                if stated is not None and stated != policy.direction:
-                    policy = policy.replace(direction=stated)
-            decision = evaluate(evidence, policy=policy, max_bytes=options.max_bytes, source=source)
-        else:
-            decision = evaluate(
-                evidence,
-                policy=policy,
-                max_bytes=options.max_bytes,
-                candidate=provenance.candidate,
-                run_id=provenance.run_id,
-                select=options.select,
-            )
-    return deliver(options, decision, evidence, provenance)
+
+def score_decision(options: CheckOptions, evidence: bytes | InvalidEvidence, /) -> Decision:
+    """Decide on the score *evidence* read for *options*: its bytes, or why none were read.
+
+    The one score pipeline of ``check`` and of a ``gate``'s check gates:
+    authenticate the exact bytes read, then judge those same bytes.
+    """
+    from .._evaluate import Decision, evaluate
+    from .._policy import default_policy
+
+    policy = default_policy() if options.policy is None else options.policy
+    provenance = options.provenance
+    if isinstance(evidence, InvalidEvidence):
+        # Nothing complete was read (missing, unreadable, over the limit).
+        return Decision.invalid(evidence, policy, _unread(options))
+    forged = provenance.authenticate(evidence)
+    if forged is not None:
+        return Decision.invalid(forged, policy, _unread(options))
+    if options.source is not None:
+        source = options.source
+        if not options.direction_stated:
+            # No direction was stated: the metric's known one applies
+            # (perplexity passes low), never the file's own choice.
+            from .._headline import default_direction
+
+            stated = default_direction(source)
+            if stated is not None and stated != policy.direction:
+                policy = policy.replace(direction=stated)
+        return evaluate(evidence, policy=policy, max_bytes=options.max_bytes, source=source)
+    return evaluate(
+        evidence,
+        policy=policy,
+        max_bytes=options.max_bytes,
+        candidate=provenance.candidate,
+        run_id=provenance.run_id,
+        select=options.select,
+    )

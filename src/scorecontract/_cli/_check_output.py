@@ -11,10 +11,6 @@ byte.
 
 from __future__ import annotations
 
-from .._digest import sha256_hex
-from ._escape import loadable
-from ._github import workflow_command
-from ._receipt import receipt_text, stamp
 from ._verdict_line import verdict_line
 
 TYPE_CHECKING = False
@@ -22,12 +18,17 @@ if TYPE_CHECKING:
     from .._evaluate import Decision
     from .._judgment import Judgment
 
-__all__ = ["check_receipt", "result_line"]
+__all__ = ["check_receipt", "github_command", "result_line"]
 
 # How a verdict is announced to GitHub Actions.  A verdict missing here
 # (a new one) is announced as an error: announcing is not releasing, but an
 # unknown state must never look like good news.
 _GITHUB_COMMANDS = {"PASS": "notice", "FAIL": "error", "INVALID": "error", "REVIEW": "warning"}
+
+
+def github_command(verdict: str, /) -> str:
+    """The workflow command announcing *verdict*: ``notice`` for PASS, ``error`` or ``warning`` otherwise."""
+    return _GITHUB_COMMANDS.get(verdict, "error")
 
 
 def check_receipt(
@@ -53,6 +54,10 @@ def check_receipt(
     shown as ``escape()`` shows it (``\\udcff``).  The receipt then always
     loads with ``scorecontract.loads``.
     """
+    from .._digest import sha256_hex
+    from ._escape import loadable
+    from ._receipt import stamp
+
     receipt = decision.as_dict()
     receipt.setdefault("location", None)
     receipt["evidence"] = {
@@ -85,6 +90,8 @@ def result_line(
     if format == "json":
         if receipt is None:
             raise ValueError("--format json prints the receipt")
+        from ._receipt import receipt_text
+
         return receipt_text(receipt)
     verdict = decision.verdict.value
     # A judgment names its own state (GRADER_ERROR) in the line; its
@@ -106,8 +113,10 @@ def result_line(
     )
     if format != "github":
         return line
+    from ._github import workflow_command
+
     return workflow_command(
-        _GITHUB_COMMANDS.get(verdict, "error"),
+        github_command(verdict),
         line,
         title=f"scorecontract {state}",
         # An annotation on the evidence file itself, where there is one.

@@ -11,10 +11,24 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from .._evaluate import Decision
     from .._judgment import Judgment
-    from ._check import CheckOptions
     from ._provenance import Provenance
+
+    class Delivery(Protocol):
+        """What ``deliver`` reads of a run's options (``_check.CheckOptions`` has it all).
+
+        A protocol, not ``CheckOptions`` itself: ``_check`` imports this
+        module, and a type imported back would make a cycle.
+        """
+
+        path: str
+        format: str
+        receipt: str | None
+        keep_evidence: str | None
+
 
 __all__ = ["deliver", "read_evidence"]
 
@@ -43,7 +57,7 @@ def read_evidence(path: str, max_bytes: int, /) -> bytes:
 
 
 def deliver(
-    options: CheckOptions,
+    options: Delivery,
     decision: Decision | Judgment,
     evidence: bytes | None,
     provenance: Provenance,
@@ -53,10 +67,14 @@ def deliver(
 
     A receipt or a kept copy that cannot be written exits 2, whatever the
     verdict: the run was asked to leave a record and did not, so it must
-    not count as a release (the result line is still printed, so the
-    verdict is not lost).  ``--keep-evidence`` when nothing was read (a
-    missing file) keeps nothing and says so; the status stays the
-    verdict's, which is INVALID then.
+    not count as a release.  Nothing is then printed as a verdict (no
+    result line, no ``::notice`` annotation): the error says what was
+    decided and why it does not count.  A receipt whose name is taken is
+    refused before the evidence is even read (``check_options``); this
+    catches one that appears meanwhile, or a directory that cannot be
+    written.  ``--keep-evidence`` when nothing was read (a missing file)
+    keeps nothing and says so; the status stays the verdict's, which is
+    INVALID then.
     """
     from .._errors import PolicyError
     from ._check_output import check_receipt, result_line
@@ -99,6 +117,14 @@ def deliver(
             write_output("receipt", options.receipt, receipt_bytes(receipt))
         except PolicyError as exc:
             problems.append(str(exc))
+    if problems:
+        warn(
+            *notes,
+            *(f"scorecontract: error: {problem}" for problem in problems),
+            f"scorecontract: note: the evidence was decided ({decision.verdict.value} {decision.code}), "
+            "but without its record the decision is not delivered",
+        )
+        return EXIT_USAGE
     emit(result_line(decision, format=options.format, path=options.path, receipt=receipt))
-    warn(*notes, *(f"scorecontract: error: {problem}" for problem in problems))
-    return EXIT_USAGE if problems else decision.verdict.exit_code
+    warn(*notes)
+    return decision.verdict.exit_code

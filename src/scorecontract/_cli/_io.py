@@ -60,6 +60,7 @@ _EXIT_TABLES = {
     "scorecontract": ("any", "fail", "usage", "invalid", "review", "internal", "ioerr", "interrupted"),
     "check": ("pass", "fail", "usage", "invalid", "internal", "ioerr", "interrupted"),
     "report": ("pass", "fail", "usage", "invalid", "review", "internal", "ioerr", "interrupted"),
+    "gate": ("pass", "fail", "usage", "invalid", "review", "internal", "ioerr", "interrupted"),
 }
 _SIGN_EXITS = """\
 exit status:

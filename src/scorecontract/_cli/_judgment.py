@@ -14,13 +14,32 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+    from typing import Protocol
 
     from .._judgment import Judgment
     from .._policy import Policy
-    from ._check import CheckOptions
     from ._provenance import Provenance
 
-__all__ = ["add_arguments", "judgment_policy", "run_judgment_check"]
+    class CheckOptions(Protocol):
+        """What a judgment check reads of ``_check.CheckOptions``.
+
+        A protocol: ``_check`` imports this module, so importing its class
+        back would make a cycle.
+        """
+
+        path: str
+        policy: Policy | None
+        negate: bool
+        extract: bool
+        select: str | None
+        max_bytes: int
+        format: str
+        receipt: str | None
+        keep_evidence: str | None
+        provenance: Provenance
+
+
+__all__ = ["add_arguments", "judgment_decision", "judgment_policy", "run_judgment_check"]
 
 
 def add_arguments(check: argparse.ArgumentParser) -> None:
@@ -79,9 +98,27 @@ def judgment_policy(
 
 def run_judgment_check(options: CheckOptions) -> int:
     """Judge the evidence at ``options.path`` and deliver the result."""
+    from ._deliver import deliver, read_evidence
+
+    evidence: bytes | InvalidEvidence
+    try:
+        evidence = read_evidence(options.path, options.max_bytes)
+    except InvalidEvidence as exc:
+        evidence = exc
+    judgment = judgment_decision(options, evidence)
+    # The same receipt, kept evidence and --format as the score contract.
+    read = None if isinstance(evidence, InvalidEvidence) else evidence
+    return deliver(options, judgment, read, options.provenance)
+
+
+def judgment_decision(options: CheckOptions, evidence: bytes | InvalidEvidence, /) -> Judgment:
+    """Judge *evidence* read for *options*: its bytes, or why none were read.
+
+    The one judgment pipeline of ``check --contract judgment`` and of a
+    ``gate``'s judgment gates.
+    """
     from .._judgment import Judgment, Outcome, judge
     from .._policy import default_policy
-    from ._deliver import deliver, read_evidence
 
     policy = options.policy
     provenance = options.provenance
@@ -99,30 +136,23 @@ def run_judgment_check(options: CheckOptions) -> int:
             policy=default_policy() if policy is None else policy,
         )
 
-    evidence: bytes | None
-    try:
-        evidence = read_evidence(options.path, options.max_bytes)
-    except InvalidEvidence as exc:
-        evidence = None
-        judgment = grader_error(exc.code, exc.message)
-    else:
-        forged = provenance.authenticate(evidence)
-        if forged is not None:
-            judgment = grader_error(forged.code, forged.message)
-        else:
-            judgment = judge(
-                evidence,
-                policy=policy,
-                negate=options.negate,
-                extract=options.extract,
-                max_bytes=options.max_bytes,
-                select=options.select,
-            )
-            binding = _binding_problem(judgment, provenance)
-            if binding is not None:
-                judgment = grader_error(binding[0], binding[1], judgment)
-    # The same receipt, kept evidence and --format as the score contract.
-    return deliver(options, judgment, evidence, provenance)
+    if isinstance(evidence, InvalidEvidence):
+        return grader_error(evidence.code, evidence.message)
+    forged = provenance.authenticate(evidence)
+    if forged is not None:
+        return grader_error(forged.code, forged.message)
+    judgment = judge(
+        evidence,
+        policy=policy,
+        negate=options.negate,
+        extract=options.extract,
+        max_bytes=options.max_bytes,
+        select=options.select,
+    )
+    binding = _binding_problem(judgment, provenance)
+    if binding is not None:
+        return grader_error(binding[0], binding[1], judgment)
+    return judgment
 
 
 def _binding_problem(judgment: Judgment, provenance: Provenance) -> tuple[str, str] | None:

@@ -93,9 +93,29 @@ def _parser_class() -> type[argparse.ArgumentParser]:
         def __call__(
             self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None
         ) -> NoReturn:
-            from .. import __version__
+            from .._version import __version__
 
             raise Stop("help", parser, option_string or "--version", f"scorecontract {__version__}\n")
+
+    class StoreOnce(argparse._StoreAction):
+        """An option that takes one value refuses a second one.
+
+        argparse's own store action keeps the last value given, so
+        ``--threshold 0.99 --threshold 0.4`` gated at 0.4 and said nothing.
+        The values given so far are kept in the namespace under ``_GIVEN``
+        for the length of one parse (``Parser.parse_known_args`` drops it).
+        """
+
+        def __call__(
+            self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None
+        ) -> None:
+            given: dict[str, object] = namespace.__dict__.setdefault(_GIVEN, {})
+            if self.option_strings and self.dest in given:
+                raise argparse.ArgumentError(
+                    self, f"given twice ({given[self.dest]!a}, then {values!a}); it takes one value, give it once"
+                )
+            given[self.dest] = values
+            setattr(namespace, self.dest, values)
 
     class Parser(argparse.ArgumentParser):
         stop = Stop
@@ -108,6 +128,9 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             kwargs["add_help"] = False
             argparse.ArgumentParser.__init__(self, *args, **kwargs)
             self.register("action", "scorecontract-version", Version)
+            # The default action (and "store"): one value, given once.
+            self.register("action", None, StoreOnce)
+            self.register("action", "store", StoreOnce)
             self.add_argument(
                 "-h",
                 "--help",
@@ -126,6 +149,11 @@ def _parser_class() -> type[argparse.ArgumentParser]:
                 lines = message[:-1] if message.endswith("\n") else message
                 (warn if file is None or file is sys.stderr else emit)(*lines.split("\n"))
 
+        def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+            parsed, extras = argparse.ArgumentParser.parse_known_args(self, args, namespace)
+            parsed.__dict__.pop(_GIVEN, None)
+            return parsed, extras
+
         def error(self, message: str) -> NoReturn:
             raise Stop("usage", self, message)
 
@@ -137,7 +165,28 @@ def _parser_class() -> type[argparse.ArgumentParser]:
     return Parser
 
 
-def _build_parser() -> argparse.ArgumentParser:
+# The values StoreOnce has seen in one parse, by destination.
+_GIVEN = "_scorecontract_given"
+
+# The sub-commands, in the order help lists them, and the ones each needs
+# beside it: gate parses its gates with check's and report's own parsers.
+_COMMANDS = {
+    "check": ("check",),
+    "report": ("report",),
+    "gate": ("check", "report", "gate"),
+    "sign": ("sign",),
+    "demo": ("demo",),
+}
+
+
+def _build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with *argv* naming a command first, only what that command needs.
+
+    Building every sub-command's options costs more than deciding on a
+    score record, so ``scorecontract check FILE`` builds check's alone (and
+    imports neither report's modules nor the harness adapters).  Anything
+    else (``--help``, ``--version``, a typo for a command) gets them all.
+    """
     import argparse
 
     parser_class = _parser_class()
@@ -153,13 +202,34 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     commands.required = True
 
-    from . import _check, _demo, _report, _sign
-
-    _check.register(commands, exit_table("check"))
-    _report.register(commands, exit_table("report"))
-    _sign.register(commands, exit_table("sign"))
-    _demo.register(commands, exit_table("demo"))
+    wanted = _COMMANDS.get(argv[0], ()) if argv else ()
+    for name in _COMMANDS:
+        if not wanted or name in wanted:
+            _register(name, commands)
     return parser
+
+
+def _register(name: str, commands: Any) -> None:
+    if name == "check":
+        from . import _check
+
+        _check.register(commands, exit_table("check"))
+    elif name == "report":
+        from . import _report
+
+        _report.register(commands, exit_table("report"))
+    elif name == "gate":
+        from . import _gate
+
+        _gate.register(commands, exit_table("gate"))
+    elif name == "sign":
+        from . import _sign
+
+        _sign.register(commands, exit_table("sign"))
+    else:
+        from . import _demo
+
+        _demo.register(commands, exit_table("demo"))
 
 
 def _hint(root: argparse.ArgumentParser, argv: Sequence[str], example: str) -> str:
@@ -196,13 +266,52 @@ def _dash_arguments(root: argparse.ArgumentParser, argv: Sequence[str]) -> list[
     ]
 
 
+def _suggestions(root: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """``did you mean --format?`` for each option the command does not have.
+
+    Matched against the long options of the command named first on the
+    line (of ``scorecontract`` itself when none is), never against
+    ``--help`` and ``--version``, which are obeyed only alone.
+    """
+    import difflib
+
+    commands = _commands(root)
+    name = argv[0] if argv and argv[0] in commands else None
+    parser = commands[name] if name is not None else root
+    # Compared without the dashes, which every candidate shares: with them,
+    # --hel would be close to --threshold.
+    known = [
+        option[2:]
+        for option in parser._option_string_actions
+        if option.startswith("--") and option not in ("--help", "--version")
+    ]
+    arguments = list(argv)
+    if "--" in arguments:
+        arguments = arguments[: arguments.index("--")]
+    lines = []
+    for argument in arguments:
+        option = argument.split("=", 1)[0]
+        if not option.startswith("--") or option in parser._option_string_actions:
+            continue
+        close = difflib.get_close_matches(option[2:], known, n=1)
+        if close:
+            lines.append(f"{parser.prog}: {option} is not an option of {parser.prog}; did you mean --{close[0]}?")
+    return lines
+
+
 def _stopped(stop: Exception, argv: Sequence[str], root: argparse.ArgumentParser) -> int:
     """The status when parsing stopped: help, a usage error or an exit."""
     kind, parser = stop.args[0], stop.args[1]
     if kind == "help":
         return _help_or_refusal(parser, stop.args[2], stop.args[3], argv, root)
     if kind == "usage":
+        commands = _commands(root)
+        if parser is root and argv and argv[0] in commands and stop.args[2].startswith("unrecognized arguments"):
+            # argparse finds a command's stray arguments at the top level;
+            # the usage that helps is the command's own.
+            parser = commands[argv[0]]
         lines = [*parser.format_usage().rstrip("\n").split("\n"), f"{parser.prog}: error: {stop.args[2]}"]
+        lines += _suggestions(root, argv)
         unknown = _dash_arguments(root, argv)
         if unknown:
             lines.append(_hint(root, argv, unknown[0]))
@@ -249,10 +358,12 @@ def _adapter_help(arguments: list[str], option: str) -> str | None:
         return None
     if option not in ("-h", "--help"):
         return None
-    from .._headline import ADAPTERS, adapter_help
+    from .._source import REGISTRY
 
-    if arguments[2] not in ADAPTERS:
+    if arguments[2] not in REGISTRY:
         return None
+    from .._headline import adapter_help
+
     return adapter_help(arguments[2], _help_width()) + "\n" + exit_table("check")
 
 
@@ -281,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: list[str]) -> int:
     try:
-        parser = _build_parser()
+        parser = _build_parser(argv)
         stop: type[Exception] = getattr(parser, "stop")
         try:
             args = parser.parse_args(argv)

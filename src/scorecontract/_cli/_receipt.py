@@ -21,7 +21,7 @@ __all__ = ["json_default", "receipt_bytes", "receipt_text", "stamp"]
 
 def stamp(receipt: dict[str, object], kind: str, /) -> dict[str, object]:
     """Add the family's keys to *receipt* (in place) and return it."""
-    from .. import __version__
+    from .._version import __version__
 
     if kind not in RECEIPT_KINDS:
         raise ValueError(f"not a receipt kind: {kind!r}")

@@ -13,9 +13,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .._policy import Policy
+    from .._report import Report
     from .._source import Source
 
-__all__ = ["ReportOptions", "register", "report_options"]
+__all__ = ["ReportOptions", "register", "report_options", "report_result"]
 
 _DESCRIPTION = """\
 Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
@@ -27,8 +28,9 @@ with --review-owner); otherwise the metric decides.
 Several TRIALS files are the shards of one run: one population, read in the
 order given.  --from HARNESS reads a harness's per-sample output instead
 (lm-eval samples_<task>_*.jsonl, an Inspect .json or .eval log, HELM
-per_instance_stats.json, promptfoo results.json); --select-score and
---trial-id read any JSON Lines file (docs/harnesses.md)."""
+per_instance_stats.json, promptfoo results.json, a DeepEval test run, an
+oaieval record log); --select-score and --trial-id read any JSON Lines file
+(docs/harnesses.md)."""
 
 
 def register(commands: Any, epilog: str) -> None:
@@ -51,28 +53,20 @@ def register(commands: Any, epilog: str) -> None:
     population = command.add_argument_group("population (at least one is required)")
     population.add_argument("--scheduled", metavar="N", help="number of scheduled trials")
     population.add_argument("--manifest", metavar="FILE", help="JSON array of the scheduled trial ids, no duplicates")
-    from .._samples import READ_HARNESSES
+    from .._source import OPTIONS, REGISTRY
 
     harness = command.add_argument_group("per-sample records of a harness (docs/harnesses.md)")
-    harness.add_argument("--from", dest="harness", choices=READ_HARNESSES, help="the harness that wrote TRIALS")
-    harness.add_argument(
-        "--sample-metric",
-        metavar="NAME",
-        help="lm-eval: the bare per-sample metric (acc, not acc,none); helm: the stat (exact_match); "
-        "promptfoo: score (default) or pass",
-    )
-    harness.add_argument("--task", metavar="T", help="lm-eval: the task (default: from samples_<task>_<date>.jsonl)")
-    harness.add_argument(
-        "--results", metavar="FILE", help="lm-eval: the results file; its n-samples declares the population"
-    )
-    harness.add_argument(
-        "--allow-partial", action="store_true", help="lm-eval: gate a --limit run (effective < original in n-samples)"
-    )
-    harness.add_argument("--scorer", metavar="S", help="inspect: the scorer whose value is the score")
-    harness.add_argument(
-        "--labels", metavar="MAP", help="inspect: the closed map of letter grades to scores, e.g. C=1,P=0.5,I=0,N=0"
-    )
-    harness.add_argument("--split", metavar="S", help="helm: the stat's split (test, valid)")
+    harness.add_argument("--from", dest="harness", choices=tuple(REGISTRY), help="the harness that wrote TRIALS")
+    # The one vocabulary of adapter options (_source.OPTIONS); the harness's
+    # metric is --sample-metric here, --metric being the report's own.
+    for name, (metavar, kind, commands, text) in OPTIONS.items():
+        if "report" not in commands:
+            continue
+        flag = "--sample-metric" if name == "metric" else "--" + name.replace("_", "-")
+        if kind == "switch":
+            harness.add_argument(flag, dest=f"source_{name}", action="store_true", help=text)
+        else:
+            harness.add_argument(flag, dest=f"source_{name}", metavar=metavar, help=text)
     harness.add_argument(
         "--select-score", metavar="QUERY", help="any JSON Lines: the query (JSONPath, pointer or member) of each score"
     )
@@ -306,11 +300,11 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     bound = args.bound or policy.bound or "clt"
     source, select_score, trial_id = _reading(args, policy)
     max_line_bytes = byte_count("--max-line-bytes", args.max_line_bytes)
-    if source is not None and source.harness == "lm-eval" and args.policy is None:
+    if source is not None and args.policy is None:
         # No direction was stated (report has no --direction; a policy
-        # file states one): the results file's higher_is_better decides
-        # it, as for check --from lm-eval.  report() refuses a policy
-        # whose direction disagrees with the file (option-conflict).
+        # file states one): a file the harness's options name may state it
+        # (lm-eval's higher_is_better), as for check --from lm-eval.
+        # report() refuses a policy whose direction disagrees (option-conflict).
         from .._samples import reader_for, results_direction
 
         reader = reader_for(source, None, None, policy, [None if path == "-" else path for path in args.paths])
@@ -388,15 +382,15 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
         raise conflict("--baseline", bound_given, "the paired difference is bounded by the CLT only (--bound clt)")
 
 
-# The harness options, by flag: (attribute, Source keyword).
-_HARNESS_OPTIONS = (
-    ("--sample-metric", "sample_metric", "metric"),
-    ("--task", "task", "task"),
-    ("--results", "results", "results"),
-    ("--scorer", "scorer", "scorer"),
-    ("--labels", "labels", "labels"),
-    ("--split", "split", "split"),
-)
+def _harness_options() -> list[tuple[str, str, str]]:
+    """(flag, attribute, Source keyword) of each harness option report takes."""
+    from .._source import OPTIONS
+
+    return [
+        ("--sample-metric" if name == "metric" else "--" + name.replace("_", "-"), f"source_{name}", name)
+        for name, entry in OPTIONS.items()
+        if "report" in entry[2]
+    ]
 
 
 def _reading(args: argparse.Namespace, policy: Policy) -> tuple[Source | None, str | None, tuple[str, ...] | None]:
@@ -410,9 +404,7 @@ def _reading(args: argparse.Namespace, policy: Policy) -> tuple[Source | None, s
     from ._options import conflict, needs
 
     trial_id = tuple(args.trial_id) if args.trial_id is not None else None
-    given = [flag for flag, attribute, _ in _HARNESS_OPTIONS if getattr(args, attribute) is not None]
-    if args.allow_partial:
-        given.append("--allow-partial")
+    given = [flag for flag, attribute, _ in _harness_options() if getattr(args, attribute) not in (None, False)]
     if args.harness is None:
         if given:
             raise needs(given[0], "--from HARNESS")
@@ -431,12 +423,10 @@ def _reading(args: argparse.Namespace, policy: Policy) -> tuple[Source | None, s
             "the harness says where score and id are",
         )
     options: dict[str, object] = {}
-    for _, attribute, keyword in _HARNESS_OPTIONS:
+    for _, attribute, keyword in _harness_options():
         value = getattr(args, attribute)
-        if value is not None:
+        if value is not None and value is not False:
             options[keyword] = _labels(value, policy) if keyword == "labels" else value
-    if args.allow_partial:
-        options["allow_partial"] = True
     source = Source(args.harness, **options)
     # Every refusal now, before anything is read; "-" has no name to give the task.
     reader_for(source, None, None, policy, [None if path == "-" else path for path in args.paths])
@@ -479,14 +469,41 @@ def _run_report(args: argparse.Namespace) -> int:
 
 
 def run_report(options: ReportOptions) -> int:
-    """Gate the trials as *options* say, print the result, write the files."""
-    from .._report import report
+    """Gate the trials as *options* say, write the files, print the result.
+
+    The files come first: one that cannot be written exits 2 before
+    anything is printed as a verdict.
+    """
     from ._files import write_output
     from ._io import emit
     from ._report_output import junit_xml_chunks, render
 
-    inputs = [standard_or_path(path) for path in options.paths]
-    trials = inputs[0] if len(inputs) == 1 else inputs
+    result = report_result(options)
+    shown = None if options.path == "-" else ", ".join(options.paths)
+    if options.junit_xml is not None:
+        # Streamed: the XML of a million trials is never held whole.
+        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result, shown))
+    if options.receipt is not None:
+        from ._receipt import receipt_bytes
+        from ._report_output import receipt_dict
+
+        write_output("--receipt", options.receipt, receipt_bytes(receipt_dict(result)))
+    # The renderers end each line of their own; emit escapes within them.
+    emit(*render(result, options.format, shown).split("\n"))
+    return result.verdict.exit_code
+
+
+def report_result(options: ReportOptions, /, trials: Any = None, baseline: Any = None) -> Report:
+    """The ``Report`` on the trials *options* name, as ``report()`` decides it.
+
+    *trials* and *baseline*, when given, are what to read instead of the
+    paths (a gate file's evidence, read once, as bytes).
+    """
+    from .._report import report
+
+    if trials is None:
+        inputs = [standard_or_path(path) for path in options.paths]
+        trials = inputs[0] if len(inputs) == 1 else inputs
     # How records are read, passed only when given.
     reading: dict[str, Any] = {}
     if options.source is not None:
@@ -500,9 +517,9 @@ def run_report(options: ReportOptions) -> int:
     if options.min_pass_rate is not None:
         stated["min_pass_rate"] = options.min_pass_rate
     if options.baseline is not None:
-        stated["baseline"] = standard_or_path(options.baseline)
+        stated["baseline"] = standard_or_path(options.baseline) if baseline is None else baseline
         stated["max_regression"] = options.max_regression
-    result = report(
+    return report(
         trials,
         scheduled=options.scheduled,
         manifest=options.manifest,
@@ -517,18 +534,6 @@ def run_report(options: ReportOptions) -> int:
         **reading,
         **stated,
     )
-    shown = None if options.path == "-" else ", ".join(options.paths)
-    # The renderers end each line of their own; emit escapes within them.
-    emit(*render(result, options.format, shown).split("\n"))
-    if options.junit_xml is not None:
-        # Streamed: the XML of a million trials is never held whole.
-        write_output("--junit-xml", options.junit_xml, junit_xml_chunks(result, shown))
-    if options.receipt is not None:
-        from ._receipt import receipt_bytes
-        from ._report_output import receipt_dict
-
-        write_output("--receipt", options.receipt, receipt_bytes(receipt_dict(result)))
-    return result.verdict.exit_code
 
 
 def standard_or_path(path: str) -> Any:

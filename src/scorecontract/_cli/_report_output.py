@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from .._report import Metric, Report
 
 __all__ = [
+    "markdown_text",
+    "printable",
     "receipt_dict",
     "render",
     "render_github",
@@ -31,6 +33,7 @@ __all__ = [
     "shown_id",
     "junit_xml_bytes",
     "junit_xml_chunks",
+    "xml_text",
 ]
 
 _LONGEST_ID = 80
@@ -97,7 +100,7 @@ def _intervals(report: Report) -> Iterator[tuple[str, Interval, str]]:
 
 
 def _interval_text(what: str, interval: Interval, threshold: str) -> str:
-    """``mean score 0.81, 95% lower bound 0.665862 (n=20, SE 0.0877) < threshold 0.8; would need ...``."""
+    """``mean score 0.81, 95% lower bound 0.658476 (n=20, SE 0.0877) < threshold 0.8; would need ...``."""
     if interval.side == "lower":
         relation = ">=" if interval.meets else "<"
     else:
@@ -531,3 +534,21 @@ def receipt_dict(report: Report) -> dict[str, object]:
     from ._receipt import stamp
 
     return loadable(stamp(report.as_dict(), "report"))
+
+
+# The escapes above, for the gate command's outputs: one escaper per format.
+
+
+def printable(text: str, /) -> str:
+    """*text* with every non-printable character escaped, as every format shows it."""
+    return _printable(text)
+
+
+def markdown_text(text: str, /) -> str:
+    """*text* made printable, its ASCII punctuation backslash-escaped (CommonMark)."""
+    return _md(text)
+
+
+def xml_text(text: str, /) -> str:
+    """*text* made printable, then escaped for XML character data or an attribute."""
+    return _xml(_printable(text))

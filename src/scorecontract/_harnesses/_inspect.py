@@ -1,0 +1,557 @@
+# SPDX-License-Identifier: MIT
+"""UK AISI Inspect AI: logs of version 1 and 2, ``.json`` or ``.eval`` (a ZIP).
+
+The headline is the metric of one scorer in ``results.scores`` (version 2)
+or ``results.metrics`` (version 1).  A ``.eval`` log is a ZIP archive of
+``header.json`` (the log without its samples) and one
+``samples/<id>_epoch_<n>.json`` per sample, read through the one archive
+reader (``_archive``).  What the log says about the run: its ``status``,
+``error`` and ``invalidated``; ``results.total_samples`` (every sample of
+every epoch: Inspect's resolve_dataset repeats the dataset once per epoch
+before it counts) and ``completed_samples``; each scorer's
+``unscored_samples``.
+"""
+
+from __future__ import annotations
+
+from .._describe import json_kind
+from .._errors import InvalidEvidence, PolicyError
+from .._sample_reader import (
+    SampleReader,
+    canonical_trial_id,
+    clip,
+    invalid_row,
+    load_with_codes,
+    path_under,
+)
+from ._base import (
+    ABSENT,
+    Count,
+    Headline,
+    Option,
+    Samples,
+    Selected,
+    at,
+    count,
+    decode,
+    literal,
+    load,
+    names_of,
+    no_such,
+    one,
+    path,
+    reconcile,
+    require,
+    shown,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .._policy import Policy
+    from .._sample_reader import Codes, Placed, Row
+    from .._score import Number
+    from ._base import Options, Trace
+
+__all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
+
+NAME = "inspect"
+TITLE = "UK AISI Inspect AI"
+FOLLOWS = "inspect-ai 0.3.285 logs (results.headline, logged_samples, early_stopping) and log versions 1 and 2, .json and .eval, as the writer stands at commit 499e615"
+
+# The local file header signature of a ZIP (APPNOTE.TXT section 4.3.7): an
+# Inspect .eval log.  A .json log starts with "{" (after whitespace).
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+def _text(raw: bytes | str, max_bytes: int, origin: list[tuple[str, object]]) -> str:
+    """The log's text: the whole ``.json`` log, or a ``.eval``'s member header.json."""
+    if type(raw) is bytes and raw[:4] == _ZIP_MAGIC:
+        from .._archive import Archive
+
+        if len(raw) > max_bytes:
+            # The archive itself is evidence, bounded as every evidence is.
+            raise InvalidEvidence("too-large", f"evidence is {len(raw)} bytes, over the limit of {max_bytes}")
+        origin.append(("member", "header.json"))
+        # header.json is the log without its samples: their NaN scores and
+        # their size stay in their own members, unread.
+        member = Archive(raw, what="the Inspect .eval log").read("header.json", max_bytes)
+        return decode(member, max_bytes)
+    return decode(raw, max_bytes)
+
+
+def _facts(log: object) -> tuple[int, list[str]]:
+    """The log's version, once its status, error and invalidated say its results are evidence.
+
+    Returns the version and the reasons the run is partial: a log whose
+    status is ``cancelled`` still carries metrics over what ran.  A log
+    that errored or is still going (``started``) is INVALID, as is one
+    that says success and holds an error (Inspect leaves out what is None,
+    exclude_none: such a log contradicts itself), and one Inspect marks
+    invalidated.  ``check --from inspect`` and ``report --from inspect``
+    ask the same.
+    """
+    if type(log) is not dict:
+        raise InvalidEvidence("not-an-object", f"an Inspect log is a JSON object, not {shown(log)}")
+    version = at(log, "version")
+    if version is ABSENT:
+        raise InvalidEvidence(
+            "missing-member",
+            "this is not an Inspect log: it has no version (Inspect writes version 1 or 2 in every .json log "
+            "and in the header.json of a .eval log)",
+        )
+    if type(version) is not int or version not in (1, 2):
+        raise InvalidEvidence(
+            "requirement-failed", f"Inspect log version {shown(version)}: this adapter reads log versions 1 and 2"
+        )
+    status = at(log, "status")
+    reasons: list[str] = []
+    if status == "cancelled" and type(status) is str:
+        reasons.append("the log's status is 'cancelled'")
+    elif status != "success" or type(status) is not str:
+        # A run that errored, or is still going, logged only some samples,
+        # under results it may never have finished.
+        raise InvalidEvidence(
+            "requirement-failed", f"the Inspect log's status is {shown(status)}, not 'success' (requirement $.status)"
+        )
+    if at(log, "error") is not ABSENT:
+        raise InvalidEvidence(
+            "requirement-failed", f"the Inspect log's status is {ascii(status)} but it holds an error: which is true?"
+        )
+    # Inspect writes invalidated as a bool, or leaves it out: anything else
+    # (the string "true", null, 1) is not "not invalidated", and a test that
+    # only asks "!= true" would let it pass.
+    invalidated = at(log, "invalidated")
+    if invalidated is True:
+        raise InvalidEvidence("requirement-failed", "Inspect marks this log invalidated (invalidated is true)")
+    if invalidated is not ABSENT and invalidated is not False:
+        raise InvalidEvidence("wrong-type", f"the Inspect log's invalidated is {shown(invalidated)}, not true or false")
+    if at(log, "results") is ABSENT:
+        raise InvalidEvidence("missing-member", "the Inspect log has no results: no scorer ran")
+    stops = at(log, "results", "early_stopping", "early_stops")
+    if type(stops) is list and stops:
+        reasons.append(f"early_stopping stopped {len(stops)} samples")
+    return version, reasons
+
+
+def _epochs(log: object) -> int:
+    """How many times the run repeats each sample: eval.config.epochs, 1 when unset."""
+    epochs = at(log, "eval", "config", "epochs")
+    if epochs is ABSENT or epochs is None:
+        return 1
+    if type(epochs) is not int or epochs < 1:
+        raise InvalidEvidence("wrong-type", f"the Inspect log's eval.config.epochs is {shown(epochs)}, not a count")
+    number: int = epochs
+    return number
+
+
+def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
+    """Every count an Inspect log states of the samples its headline stands on.
+
+    Inspect counts samples times epochs: total_samples is the samples the
+    run scheduled, after any --limit or --sample-id (Inspect's
+    resolve_dataset repeats the dataset once per epoch before it counts),
+    completed_samples those that completed, and eval.dataset.samples the
+    whole dataset; eval.config.limit and sample_id record a selection, and
+    eval.dataset.sample_ids its ids.  Each scorer of *entries*, (path,
+    EvalScore), counts the samples it scored after the epochs were reduced
+    to one score per sample.  ``check --from inspect`` and ``report
+    --from inspect`` reconcile the same counts.
+    """
+    epochs = _epochs(log)
+    times = f" x {epochs} epochs" if epochs != 1 else ""
+    counts = [
+        Count(
+            count(at(log, "results", "total_samples"), "the Inspect log's total_samples"),
+            "results.total_samples",
+            path("results", "total_samples"),
+            "scheduled",
+        ),
+        Count(
+            count(at(log, "results", "completed_samples"), "the Inspect log's completed_samples"),
+            "results.completed_samples",
+            path("results", "completed_samples"),
+            "covered",
+        ),
+    ]
+    logged = at(log, "results", "logged_samples")
+    if logged is not ABSENT:
+        where = path("results", "logged_samples")
+        counts.append(Count(count(logged, "the Inspect log's logged_samples"), "logged_samples", where, "scheduled"))
+    samples = at(log, "eval", "dataset", "samples")
+    if samples is not ABSENT and samples is not None:
+        # Stated, it must be a count: 1000.0, "1000" or -1 skipped here let a
+        # run of 4 of 1000 samples pass as whole (an outside review).
+        declared = count(samples, "the Inspect log's eval.dataset.samples")
+        where = path("eval", "dataset", "samples")
+        counts.append(Count(declared * epochs, f"eval.dataset.samples{times}", where, "declared"))
+    ids = at(log, "eval", "dataset", "sample_ids")
+    if ids is not ABSENT and ids is not None:
+        if type(ids) is not list:
+            raise InvalidEvidence(
+                "wrong-type", f"the Inspect log's eval.dataset.sample_ids is {json_kind(ids)}, not a list"
+            )
+        where = path("eval", "dataset", "sample_ids")
+        counts.append(Count(len(ids) * epochs, f"eval.dataset.sample_ids{times}", where, "scheduled"))
+    limit = at(log, "eval", "config", "limit")
+    if limit is not ABSENT and limit is not None:
+        # inspect_ai slice_dataset: a count of the first samples, or a
+        # [start, end) range of them.
+        ceiling = samples if type(samples) is int else None
+        if type(limit) is int and limit >= 0:
+            selected = limit if ceiling is None else min(limit, ceiling)
+        elif type(limit) is list and len(limit) == 2 and all(type(end) is int and end >= 0 for end in limit):
+            start, stop = limit
+            selected = max(0, (stop if ceiling is None else min(stop, ceiling)) - start)
+        else:
+            raise InvalidEvidence("wrong-type", f"the Inspect log's eval.config.limit is {shown(limit)}, not a limit")
+        counts.append(
+            Count(selected * epochs, f"eval.config.limit{times}", path("eval", "config", "limit"), "selected")
+        )
+    chosen = at(log, "eval", "config", "sample_id")
+    if chosen is not ABSENT and chosen is not None:
+        number = len(chosen) if type(chosen) is list else 1
+        where = path("eval", "config", "sample_id")
+        counts.append(Count(number * epochs, f"eval.config.sample_id{times}", where, "selected"))
+    for where, entry in entries:
+        name = ascii(at(entry, "name"))
+        scored = at(entry, "scored_samples")
+        unscored = at(entry, "unscored_samples")
+        # A reducer makes one score of each sample's epochs.  inspect-ai
+        # 0.3.285 writes the default reducer as null and still counts
+        # scored_samples per sample; older logs count each epoch: the counts
+        # are per sample when the scored and unscored ones, times the
+        # epochs, are what completed.
+        parts = [
+            count(value, f"{key} of scorer {name}")
+            for key, value in (("scored_samples", scored), ("unscored_samples", unscored))
+            if value is not ABSENT
+        ]
+        named = at(entry, "reducer") not in (ABSENT, None)
+        per_sample = named or bool(parts and sum(parts) * epochs == counts[1].value and epochs != 1)
+        reduced = epochs if per_sample else 1
+        per = f" x {reduced} epochs" if reduced != 1 else ""
+        if scored is not ABSENT:
+            number = count(scored, f"scored_samples of scorer {name}") * reduced
+            counts.append(Count(number, f"scored_samples of {name}{per}", f"{where}['scored_samples']", "covered"))
+        if unscored is not ABSENT:
+            left = count(unscored, f"unscored_samples of scorer {name}") * reduced
+            counts.append(
+                Count(
+                    counts[1].value - left,
+                    f"completed_samples less the unscored_samples of {name}{per}",
+                    f"{where}['unscored_samples']",
+                    "covered",
+                )
+            )
+    return counts
+
+
+def _scores(document: object, scorer: str | None, metric: str | None, reducer: str | None) -> tuple[str, str]:
+    """The path of the one EvalScore gated, and the metric: by name, reducer and results.headline.
+
+    Several EvalScores share a name when a task has several epoch reducers
+    (mean, max, ...): the caller's reducer picks one, else the selection is
+    ambiguous.  Without a scorer and a metric the headline Inspect resolved
+    (results.headline, reducer included) is gated.
+    """
+    scores = at(document, "results", "scores")
+    if type(scores) is not list:
+        raise InvalidEvidence("missing-member", "the Inspect log's results have no scores array")
+    if not scores:
+        raise InvalidEvidence(
+            "empty-run",
+            f"the Inspect log's status is {ascii(at(document, 'status'))} but results.scores is empty: no scorer "
+            "produced a metric",
+        )
+    headline = at(document, "results", "headline")
+    if scorer is None:
+        if type(headline) is not dict or type(at(headline, "metric")) is not str:
+            raise PolicyError(
+                "missing-option",
+                "check --from inspect needs --scorer S and --metric M: this log names no headline "
+                "(results.headline, which Inspect writes from 0.3.285)",
+            )
+        named = at(headline, "score")
+        scorer = named if type(named) is str else at(headline, "scorer")  # type: ignore[assignment]
+        metric = at(headline, "metric")  # type: ignore[assignment]
+        if reducer is None and type(at(headline, "reducer")) is str:
+            reducer = at(headline, "reducer")  # type: ignore[assignment]
+    if type(scorer) is not str or type(metric) is not str:
+        raise InvalidEvidence("wrong-type", f"the Inspect log's results.headline is {shown(headline)}")
+    names = [at(entry, "name") for entry in scores]
+    found = [index for index, entry in enumerate(scores) if at(entry, "name") == scorer]
+    if not found:
+        raise no_such("scorer", scorer, "--scorer", "the Inspect log", names)
+    if reducer is not None:
+        reduced = [index for index in found if at(scores[index], "reducer") == reducer]
+        if not reduced:
+            reducers = [at(scores[index], "reducer") for index in found]
+            raise no_such("reducer", reducer, "--reducer", f"Inspect's scorer {ascii(scorer)}", reducers)
+        found = reduced
+    # The file's own results.headline may not choose the reducer for a
+    # caller who named the score: only a caller who named nothing (and so
+    # asked for the headline) gets the headline's reducer, above.
+    if len(found) > 1:
+        reducers = [at(scores[index], "reducer") for index in found]
+        raise InvalidEvidence(
+            "ambiguous-selection",
+            f"the Inspect log has {len(found)} scores named {ascii(scorer)}, one per epoch reducer (--reducer): "
+            f"{names_of(reducers)}",
+        )
+    entry = scores[found[0]]
+    metrics = at(entry, "metrics")
+    if type(metrics) is dict and metric not in metrics:
+        raise no_such("metric", metric, "--metric", f"Inspect's scorer {ascii(scorer)}", list(metrics))
+    return path("results", "scores", found[0]), metric
+
+
+def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Selected:
+    scorer, metric = options.get("scorer"), options.get("metric")
+    reducer = options.get("reducer")
+    trace.query = path("results", "scores")
+    text = _text(raw, max_bytes, trace.origin)
+    document, records = load(text, policy)
+    version, reasons = _facts(document)
+    allow = options.switch("allow_partial")
+    if version == 1:
+        if type(scorer) is not str or type(metric) is not str:
+            raise PolicyError(
+                "missing-option", "check --from inspect needs --scorer S and --metric M for a log of version 1"
+            )
+        query = path("results", "metrics", metric, "value")
+        trace.query = query
+        metrics = at(document, "results", "metrics")
+        if type(metrics) is dict and metric not in metrics:
+            raise no_such("metric", metric, "--metric", "the Inspect log (version 1)", list(metrics))
+        require(
+            document,
+            f"$.results.scorer.name == {literal(scorer)}",
+            "requirement-failed",
+            f"the Inspect log (version 1) was scored by {shown(at(document, 'results', 'scorer', 'name'))}, "
+            f"not {ascii(scorer)}",
+        )
+        # A version 1 log may write neither count (the one in Inspect's own
+        # tests does not): it is gated on its status alone.  Where either is
+        # written, both are required as in version 2.
+        results = at(document, "results")
+        if type(results) is dict and ("completed_samples" in results or "total_samples" in results):
+            _, notes = reconcile(
+                log_counts(document, []), harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons
+            )
+            if notes:
+                trace.origin.append(("partial", notes[0]))
+        elif reasons and not allow:
+            raise InvalidEvidence("partial-run", f"{reasons[0]}; pass --allow-partial to gate a partial run")
+        return Selected(document, records, query, policy)
+    where, metric = _scores(
+        document,
+        scorer if type(scorer) is str else None,
+        metric if type(metric) is str else None,
+        reducer if type(reducer) is str else None,
+    )
+    query = f"{where}['metrics'][{literal(metric)}]['value']"
+    trace.query = query
+    entry = one(document, where)[1]
+    _, notes = reconcile(
+        log_counts(document, [(where, entry)]), harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons
+    )
+    if notes:
+        trace.origin.append(("partial", notes[0]))
+    return Selected(document, records, query, policy)
+
+
+HEADLINE = Headline(
+    options=(
+        Option("scorer", "the score whose metric is gated (results.scores[].name); default: results.headline's"),
+        Option("metric", "the metric of that score: accuracy, mean, ...; default: results.headline's"),
+        Option("reducer", "the epoch reducer, when several scores share the name (mean, max, pass_at_2)"),
+        Option("allow_partial", "gate a run that covered part of its dataset (--limit, --sample-id, a cancel)"),
+    ),
+    together=(("scorer", "metric"),),
+    file="an Inspect log, `.json` or `.eval`",
+    selects="log version 2: results.scores[name == S].metrics[M].value; version 1: results.metrics[M].value; "
+    "in a .json log, or in the member header.json of a .eval ZIP log",
+    requires='status "success" (or "cancelled", a partial run) and no error member; invalidated absent or false; '
+    "results.scores non-empty (else INVALID empty-run); eval.dataset.samples x epochs, the limit or sample_id, "
+    "total_samples, completed_samples and the score's scored_samples agree (else INVALID population-mismatch; a "
+    "selection of the dataset or a cancel is partial-run unless --allow-partial); version 1: results.scorer.name == S",
+    lists="NaN and infinities outside the headline (NaN marks an unscored sample)",
+    gate=_gate,
+    nonfinite="Inspect writes NaN for a metric over no scored sample",
+)
+
+
+# -- the per-sample records ---------------------------------------------------------------------
+
+
+class _Reader(SampleReader):
+    """Inspect ``.json`` logs (``samples`` array) and ``.eval`` logs (``samples/*.json``)."""
+
+    framing = "document"
+    declares_population = True
+
+    def __init__(self, policy: Policy, options: Options) -> None:
+        scorer = options.get("scorer")
+        if type(scorer) is not str or not scorer:
+            raise PolicyError("bad-option", "report --from inspect needs the scorer (--scorer), e.g. match")
+        self.scorer = scorer
+        self.allow_partial = options.switch("allow_partial")
+        # Where a sample holds the score: scores[S].value, or for a
+        # dict-valued scorer F, whose scores are named for its keys,
+        # scores[F].value[S] (the header's EvalScore says which).
+        self.keys: tuple[str, ...] = (scorer, "value")
+        labels = options.get("labels")
+        super().__init__(policy, None if labels is None else _labels(labels, policy))
+
+    def description(self) -> dict[str, object]:
+        labels = None if self.labels is None else dict(self.labels)
+        return {"harness": "inspect", "scorer": self.scorer, "labels": labels, "allow_partial": self.allow_partial}
+
+    def type_hint(self, value: object) -> str:
+        if type(value) is str and self.labels is None:
+            return "; Inspect letter grades (C, P, I, N) need an explicit map: --labels C=1,P=0.5,I=0,N=0"
+        return ""
+
+    def sample(self, sample: object, base: str, codes: Codes) -> Row:
+        if type(sample) is not dict:
+            return invalid_row(
+                None, "not-an-object", f"an Inspect sample must be a JSON object, not {json_kind(sample)}"
+            )
+        trial_id, problem = canonical_trial_id(
+            [
+                (path_under(base, "id"), sample.get("id", ABSENT)),
+                (path_under(base, "epoch"), sample.get("epoch", ABSENT)),
+            ],
+            codes,
+        )
+        if problem is not None:
+            return invalid_row(None, *problem)
+        error = at(sample, "error")
+        if error is not ABSENT and error is not None:
+            # Inspect records an EvalError on a sample that raised; whatever
+            # score it kept is not evidence (fail_on_error=False logs it).
+            why = at(error, "message")
+            said = f": {clip(why, 80)}" if type(why) is str else ""
+            return invalid_row(trial_id, "grader-errors", f"Inspect recorded an error for this sample{said}")
+        where = path_under(base, "scores", *self.keys)
+        value = at(sample, "scores", *self.keys)
+        if value is ABSENT and type(at(sample, "scores", *self.keys[:-1])) is not dict:
+            scores = at(sample, "scores")
+            listed = names_of(list(scores)) if type(scores) is dict else "none"
+            return invalid_row(
+                trial_id,
+                "missing-member",
+                f"the sample has no score by {self.scorer!r} (--scorer); its scores: {listed}",
+            )
+        return self.judge(trial_id, where, value, codes, sample)
+
+    def _entries(self, log: object) -> list[tuple[str, object]]:
+        """The header's EvalScores of the scorer, (path, entry); they say where a sample holds its score."""
+        _facts(log)
+        scores = at(log, "results", "scores")
+        entries = [
+            (path("results", "scores", index), entry)
+            for index, entry in enumerate(scores if type(scores) is list else [])
+            if at(entry, "name") == self.scorer
+        ]
+        for _, entry in entries:
+            function = at(entry, "scorer")
+            if type(function) is str and function != self.scorer:
+                self.keys = (function, "value", self.scorer)
+        return entries
+
+    def _population(self, log: object, entries: list[tuple[str, object]], rows: int, where: str) -> int:
+        """The population the header declares, by the rule check --from inspect applies to it."""
+        _, reasons = _facts(log)
+        counts = log_counts(log, entries)
+        counts.append(Count(rows, "samples in the log", where, "rows"))
+        number, _ = reconcile(
+            counts, harness="Inspect", unit="samples", allow_partial=self.allow_partial, reasons=reasons
+        )
+        return number
+
+    def document(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
+        if data[:4] == _ZIP_MAGIC:
+            return self._eval(data, name, max_bytes)
+        log, codes = load_with_codes(data, max_bytes, self.policy.exact)
+        entries = self._entries(log)
+        samples = at(log, "samples")
+        if type(samples) is not list:
+            raise InvalidEvidence(
+                "missing-member",
+                "the Inspect log has no samples array (a log written without samples, --no-log-samples, "
+                "has nothing to gate per sample)",
+            )
+        rows: list[Placed] = []
+        for index, sample in enumerate(samples):
+            base = f"$['samples'][{index}]"
+            rows.append((base, self.sample(sample, base, codes)))
+        return rows, self._population(log, entries, len(samples), "$['samples']")
+
+    def _eval(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
+        from .._archive import MAX_RATIO, Archive
+
+        rows: list[Placed] = []
+        # Each member within the byte limit, and all of them together within
+        # the ratio of the whole archive: overlapping entries cannot make a
+        # small file inflate without end.
+        with Archive(data, what=f"the Inspect log {name}", total_limit=MAX_RATIO * max(len(data), 1)) as archive:
+            header, _ = load_with_codes(archive.read("header.json", max_bytes), max_bytes, self.policy.exact)
+            entries = self._entries(header)
+            members = [member for member in archive.names if member.startswith("samples/") and member.endswith(".json")]
+            # Every member is read, within the archive's bounds, before the
+            # counts are reconciled: a bomb is refused as one.
+            for member in members:
+                try:
+                    sample, codes = load_with_codes(archive.read(member, max_bytes), max_bytes, self.policy.exact)
+                except InvalidEvidence as exc:
+                    if exc.code in ("bad-archive", "archive-too-large"):
+                        raise
+                    rows.append((member, invalid_row(None, exc.code, exc.message)))
+                    continue
+                rows.append((member, self.sample(sample, "$", codes)))
+        return rows, self._population(header, entries, len(members), "samples/*.json")
+
+
+def _labels(labels: object, policy: Policy) -> dict[str, Number]:
+    """The closed map from letter grades to scores; configuration errors raise ``PolicyError``."""
+    from .._decide import score_problem
+
+    # A Source keeps a mapping as sorted (letter, score) pairs.
+    pairs: list[object]
+    if isinstance(labels, dict):
+        pairs = list(labels.items())
+    elif isinstance(labels, tuple):
+        pairs = list(labels)
+    else:
+        raise PolicyError("bad-option", f"labels must map letters to scores, not {shown(labels)}")
+    result: dict[str, Number] = {}
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise PolicyError("bad-option", f"labels must map letters to scores, not {shown(labels)}")
+        label, score = pair
+        if type(label) is not str or not label:
+            raise PolicyError("bad-option", f"a label must be a non-empty string, not {shown(label)}")
+        problem = score_problem(score, policy)
+        if problem is not None:
+            raise PolicyError("bad-option", f"the label {label!r} maps to a score that is unusable: {problem[1]}")
+        result[label] = score  # score_problem admitted it
+    if not result:
+        raise PolicyError("bad-option", "labels maps no letter")
+    return result
+
+
+def _reader(options: Options, policy: Policy, names: Sequence[str | None]) -> SampleReader:
+    return _Reader(policy, options)
+
+
+SAMPLES = Samples(
+    options=(
+        Option("scorer", "the scorer whose value is the score"),
+        Option("labels", "the closed map of letter grades to scores, e.g. C=1,P=0.5,I=0,N=0"),
+        Option("allow_partial", "gate a run that covered part of its dataset (--limit, --sample-id, a cancel)"),
+    ),
+    reader=_reader,
+)

@@ -1,0 +1,269 @@
+# SPDX-License-Identifier: MIT
+"""openai/evals: the ``oaieval`` record log, JSON Lines (evals/record.py).
+
+The log's first line is the run's ``spec``; one line holds ``final_report``
+(the headline's metrics, ``accuracy`` for a match eval); the others are
+events, one per sampled or matched answer.  A run that did not finish
+writes no ``final_report``.
+"""
+
+from __future__ import annotations
+
+from .._errors import InvalidEvidence
+from .._sample_reader import SampleReader, canonical_trial_id, codes_of, invalid_row
+from ._base import (
+    ABSENT,
+    Count,
+    Headline,
+    Option,
+    Samples,
+    Selected,
+    at,
+    count,
+    decode,
+    load,
+    no_such,
+    path,
+    reconcile,
+    shown,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .._policy import Policy
+    from .._sample_reader import Codes, Placed, Row
+    from ._base import Options, Trace
+
+__all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
+
+NAME = "openai-evals"
+TITLE = "openai/evals oaieval"
+FOLLOWS = "evals 3.0.1.post1 oaieval record logs (evals/record.py, --max_samples in the spec line), as written at commit 4bfc1f5"
+
+
+def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Selected:
+    query = path("final_report", options.text("metric"))
+    trace.query = query
+    text = decode(raw, max_bytes)
+    found: list[tuple[int, object, list[tuple[str, str]]]] = []
+    spec: tuple[int, object] | None = None
+    matches: list[tuple[int, object]] = []
+    elsewhere = 0
+    first_elsewhere: tuple[int, str, str] | None = None
+    # str.splitlines() would also split at U+2028, U+0085 and form feeds,
+    # which a JSON string may hold raw: JSON Lines separates at \n only.
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip(" \t\r"):
+            continue
+        try:
+            document, records = load(line, policy)
+        except InvalidEvidence as exc:
+            raise InvalidEvidence(exc.code, f"line {number}: {exc.message}") from None
+        if type(document) is dict and "final_report" in document:
+            found.append((number, document, records))
+        else:
+            if type(document) is dict and "spec" in document and spec is None:
+                spec = (number, document)
+            elif type(document) is dict and document.get("type") == "match":
+                matches.append((number, document))
+            if records and first_elsewhere is None:
+                first_elsewhere = (number, records[0][0], records[0][1])
+            elsewhere += len(records)
+    if not found:
+        raise InvalidEvidence("no-match", "no line of the openai/evals log holds final_report: the run did not finish")
+    if len(found) > 1:
+        lines = ", ".join(str(number) for number, _, _ in found[:5])
+        raise InvalidEvidence(
+            "ambiguous-selection",
+            f"{len(found)} lines of the openai/evals log hold final_report (lines {lines}): "
+            "two runs' records in one file; gate each run's own log",
+        )
+    number, document, records = found[0]
+    trace.origin.append(("line", number))
+    report = at(document, "final_report")
+    metric = options.text("metric")
+    if type(report) is dict and metric not in report:
+        raise no_such("metric", metric, "--metric", f"the final_report on line {number}", list(report))
+    if first_elsewhere is not None and policy.nonfinite_elsewhere != "list":
+        # A stated "refuse" covers the whole log, not only the line read.
+        other, where, code = first_elsewhere
+        raise InvalidEvidence(
+            code,
+            f"line {other} of the openai/evals log holds a non-finite number at {where} ({elsewhere} on lines "
+            'other than the final_report line); the policy states nonfinite_elsewhere "refuse"',
+        )
+    if elsewhere:
+        trace.origin.append(("nonfinite_on_other_lines", elsewhere))
+    invalid = at(document, "final_report", "counts/__invalid__")
+    if (
+        invalid is not ABSENT
+        and count(invalid, f"counts/__invalid__ on line {number}")
+        and not options.switch("allow_errors")
+    ):
+        # A model-graded eval records a grader reply that is no choice as
+        # __invalid__ and scores it as the lowest choice (evals
+        # elsuite/modelgraded): a score over replies no grader gave.
+        raise InvalidEvidence(
+            "grader-errors",
+            f"the final_report on line {number} counts {invalid} grader repl{'ies' if invalid != 1 else 'y'} that "
+            "were no grade (counts/__invalid__), which openai/evals scored as the lowest choice; pass --allow-errors "
+            "to gate the score anyway",
+        )
+    notes = _coverage(spec, matches, options.switch("allow_partial"))
+    if notes:
+        trace.origin.append(("partial", notes[0]))
+    if metric == "accuracy":
+        _accuracy(document, number, matches)
+    return Selected(document, records, query, policy)
+
+
+def _coverage(spec: tuple[int, object] | None, matches: list[tuple[int, object]], allow: bool) -> list[str]:
+    """Reconcile the match events with the run's --max_samples (the spec line's run_config).
+
+    oaieval --max_samples evaluates the first N samples of the shuffled
+    dataset (evals/eval.py _index_samples) and records N in the spec: the
+    log does not say how many the dataset has, so a run with N as many
+    events as it selected covered a part, unless --allow-partial.
+    """
+    counts: list[Count] = []
+    if matches:
+        first, last = matches[0][0], matches[-1][0]
+        counts.append(Count(len(matches), "match events", f"lines {first} to {last}", "covered"))
+    if spec is not None:
+        line, document = spec
+        limit = at(document, "spec", "run_config", "max_samples")
+        if limit is not ABSENT and limit is not None:
+            where = f"line {line}, $['spec']['run_config']['max_samples']"
+            counts.append(
+                Count(count(limit, f"openai/evals' max_samples on line {line}"), "max_samples", where, "selected")
+            )
+    if not any(count.role == "covered" for count in counts):
+        if any(count.role == "selected" for count in counts) and not allow:
+            raise InvalidEvidence(
+                "partial-run",
+                f"openai/evals ran a selection ({counts[0]!r}) of a dataset whose size the log does not say; "
+                "pass --allow-partial to gate a partial run",
+            )
+        return []
+    return reconcile(counts, harness="openai/evals", unit="samples", allow_partial=allow)[1]
+
+
+def _accuracy(document: object, number: int, matches: list[tuple[int, object]]) -> None:
+    """Refuse an accuracy that its own match events contradict.
+
+    A match eval's final_report accuracy is evals.metrics.get_accuracy of
+    its match events: the share of them with data.correct true, in floats.
+    """
+    accuracy = at(document, "final_report", "accuracy")
+    if not matches or type(accuracy) not in (int, float):
+        return
+    correct = [at(event, "data", "correct") for _, event in matches]
+    if not all(type(flag) is bool for flag in correct):
+        # evals writes data.correct as a bool; anything else would switch the
+        # check off (one "false" string let an accuracy of 0.8 read 1.0).
+        raise InvalidEvidence(
+            "wrong-type",
+            f"a match event on the record log has data.correct that is not true or false; "
+            f"the final_report on line {number} cannot be checked against its events",
+        )
+    computed = sum(1 for flag in correct if flag) / len(correct)
+    if abs(computed - accuracy) > 1e-9:  # type: ignore[operator]
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"the final_report on line {number} says accuracy {accuracy!r}, but its {len(correct)} match events "
+            f"say {sum(1 for flag in correct if flag)} correct, {computed!r}",
+        )
+
+
+HEADLINE = Headline(
+    options=(
+        Option("metric", "the member of final_report", default="accuracy"),
+        Option("allow_partial", "gate a run of a selection of its samples (oaieval --max_samples)"),
+        Option("allow_errors", "gate a model-graded run whose grader gave replies that were no grade"),
+    ),
+    file="an `oaieval` record log (JSON Lines)",
+    selects="final_report[M] of the one JSON Lines line holding final_report",
+    requires="exactly one line holding final_report (two are INVALID ambiguous-selection); every line strict "
+    "JSON; a finite value (no events writes NaN: INVALID); the match events agree with the spec's max_samples (a "
+    "selection is partial-run unless --allow-partial); accuracy is the share of correct match events (else INVALID "
+    "value-mismatch)",
+    lists="NaN and infinities elsewhere on the final_report line; those on other lines are counted "
+    '(a policy stating nonfinite_elsewhere "refuse" refuses both)',
+    gate=_gate,
+    nonfinite="openai/evals writes accuracy NaN when no event was recorded",
+)
+
+
+class _Reader(SampleReader):
+    """An oaieval record log: each match event is the trial of its sample.
+
+    The trial id is the event's ``[sample_id]``; its score the event's
+    ``data.correct``, true 1 and false 0 (what a match eval's accuracy
+    averages).  The population is the match events, reconciled with the
+    spec's max_samples as ``check --from openai-evals`` does.
+    """
+
+    framing = "document"
+    declares_population = True
+
+    def __init__(self, policy: Policy, options: Options) -> None:
+        super().__init__(policy)
+        self.allow_partial = options.switch("allow_partial")
+
+    def description(self) -> dict[str, object]:
+        return {"harness": "openai-evals", "score": "data.correct of match events", "allow_partial": self.allow_partial}
+
+    def document(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
+        from .._encoding import decode_evidence
+        from .._strict_json import load_document
+
+        text = decode_evidence(data, max_bytes)
+        spec: tuple[int, object] | None = None
+        matches: list[tuple[int, object, Codes]] = []
+        for number, line in enumerate(text.split("\n"), 1):
+            if not line.strip(" \t\r"):
+                continue
+            try:
+                document, records = load_document(line, exact=self.policy.exact)
+            except InvalidEvidence as exc:
+                raise InvalidEvidence(exc.code, f"line {number}: {exc.message}") from None
+            if type(document) is dict and "spec" in document and spec is None:
+                spec = (number, document)
+            elif type(document) is dict and document.get("type") == "match":
+                matches.append((number, document, codes_of(records)))
+        if not matches:
+            raise InvalidEvidence(
+                "missing-evidence", "the openai/evals log holds no match event: nothing to gate per sample"
+            )
+        _coverage(spec, [(number, event) for number, event, _ in matches], self.allow_partial)
+        rows: list[Placed] = []
+        for number, event, codes in matches:
+            rows.append((f"line {number}", self.event(event, codes)))
+        return rows, len(matches)
+
+    def event(self, event: object, codes: Codes) -> Row:
+        trial_id, problem = canonical_trial_id([("$['sample_id']", at(event, "sample_id"))], codes)
+        if problem is not None:
+            return invalid_row(None, *problem)
+        correct = at(event, "data", "correct")
+        where = "$['data']['correct']"
+        if correct is ABSENT:
+            return invalid_row(trial_id, "missing-member", f"the match event has no {where}")
+        if type(correct) is not bool:
+            return invalid_row(
+                trial_id, "wrong-type", f"the match event's {where} is {shown(correct)}, not true or false"
+            )
+        # The one place a bool becomes a number here: the match's verdict, by name.
+        return self.judge(trial_id, where, 1 if correct else 0, codes, event)
+
+
+def _reader(options: Options, policy: Policy, names: Sequence[str | None]) -> SampleReader:
+    return _Reader(policy, options)
+
+
+SAMPLES = Samples(
+    options=(Option("allow_partial", "gate a run of a selection of its samples (oaieval --max_samples)"),),
+    reader=_reader,
+)
