@@ -5,10 +5,11 @@
     python benchmarks/adversarial.py --smoke   # tiny sizes, outcomes only
     python benchmarks/adversarial.py --only escaped
 
-Each shape is an input built to make a scanner, a regex or a decoder do
-more than linear work, run through one entry point (evaluate, judge with
-and without extract, a report line, a manifest, a policy file, loads) at a
-base size and at four times that size.  Linear work takes about 4x as
+Each shape is an input built to make a scanner, a regex, a decoder or a
+query do more than linear work, run through one entry point (evaluate,
+with and without a selection query, judge with and without extract, a
+report line, a manifest, a policy file, loads) at a base size and at four
+times that size.  Linear work takes about 4x as
 long; quadratic, 16x.  The script fails (exit 1) if any ratio is over 6x,
 or if any shape did not get the outcome it was built for: a shape that no
 longer reaches the code it targets measures nothing.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import random
 import sys
 import tempfile
 import time
@@ -92,6 +94,37 @@ def run_loads(data: bytes) -> str:
     except InvalidEvidence as exc:
         return exc.code
     return "ok"
+
+
+# A filter whose absolute query does not depend on the candidate: it was
+# evaluated again for each of them, quadratic in the array.
+ABSOLUTE_IN_FILTER = "$.a[?@.n == count($.a[*])].score"
+# An I-Regexp read from the document, whose automaton has some 1,900
+# positions, on text where no two steps meet the same set of positions.
+PATTERN_FROM_DOCUMENT = "a[ab]{1900}c"
+SEARCH_FROM_DOCUMENT = "$[?search(@.text, @.pattern)].score"
+
+
+def run_select(query: str) -> Runner:
+    def run(data: bytes) -> str:
+        return evaluate(data, select=query).code
+
+    return run
+
+
+def absolute_in_filter(size: int) -> bytes:
+    count = max(2, size // 9)
+    members = ['{"n": 0}'] * (count - 1) + ['{"n": %d, "score": 0.9}' % count]
+    return ('{"a": [' + ",".join(members) + "]}").encode()
+
+
+def pattern_from_document(size: int, full: bool = False) -> bytes:
+    # Random a and b, then the one place the pattern matches, at the end:
+    # the whole text is read.
+    rng = random.Random(size)
+    text = "".join(rng.choice("ab") for _ in range(size)) + "a" + "b" * 1900 + "c"
+    pattern = "[ab]*" + PATTERN_FROM_DOCUMENT if full else PATTERN_FROM_DOCUMENT
+    return ('{"s": {"pattern": "%s", "text": "%s", "score": 0.9}}' % (pattern, text)).encode()
 
 
 def run_report(data: bytes) -> str:
@@ -284,6 +317,29 @@ def shapes() -> list[tuple[str, str, Runner, Builder, str, int]]:
         run_evaluate_exact,
         lambda n: ('{"score": 0.5, "x": [' + _join("0." + "1" * 638, n) + "]}").encode(),
         "unexpected-member",
+    )
+
+    # Selection: a query's own cost must be linear in the document too.
+    add(
+        "absolute-query-in-a-filter",
+        "evaluate select",
+        run_select(ABSOLUTE_IN_FILTER),
+        absolute_in_filter,
+        "meets-threshold",
+    )
+    add(
+        "search-with-a-pattern-from-the-document",
+        "evaluate select",
+        run_select(SEARCH_FROM_DOCUMENT),
+        pattern_from_document,
+        "meets-threshold",
+    )
+    add(
+        "match-with-a-pattern-from-the-document",
+        "evaluate select",
+        run_select("$[?match(@.text, @.pattern)].score"),
+        lambda n: pattern_from_document(n, full=True),
+        "meets-threshold",
     )
 
     # Extraction from a grader's prose.

@@ -21,6 +21,7 @@ ENTRY_POINTS = {
     "evaluate",
     "evaluate str",
     "evaluate exact",
+    "evaluate select",
     "judge",
     "judge extract",
     "loads",
@@ -39,6 +40,9 @@ SHAPES_REQUIRED = [
     "many-open-braces",
     "many-backticks",
     "a-very-long-trial-id",
+    "absolute-query-in-a-filter",
+    "search-with-a-pattern-from-the-document",
+    "match-with-a-pattern-from-the-document",
 ]
 
 
@@ -84,7 +88,15 @@ def test_a_shape_that_misses_its_outcome_fails_the_run(monkeypatch, capsys):
     assert "built for 'meets-threshold'" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("shape", ["escaped-quotes-then-brackets", "a-very-long-trial-id"])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "escaped-quotes-then-brackets",
+        "a-very-long-trial-id",
+        "absolute-query-in-a-filter",
+        "search-with-a-pattern-from-the-document",
+    ],
+)
 def test_sizes_grow_four_times(shape):
     module = load()
     for name, _, _, build, _, base in module.shapes():
