@@ -437,15 +437,7 @@ def test_names_that_only_look_alike_are_not_aliases():
     "name",
     [
         "inspect-run.eval",
-        pytest.param(
-            "inspect-epochs.eval",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known wrong INVALID population-mismatch: with the default reducer, written as null, "
-                "inspect-ai 0.3.285 counts scored_samples per sample, and the adapter multiplies it by epochs "
-                "only when a reducer is named (the older fixtures count it per epoch)",
-            ),
-        ),
+        "inspect-epochs.eval",
         "inspect-edited.eval",
     ],
 )

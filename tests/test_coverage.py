@@ -168,6 +168,15 @@ def test_inspect_epochs_multiply_the_dataset_and_a_reducer_the_scored_samples():
     assert evaluate(json.dumps(log), source=MATCH).verdict is Verdict.PASS
     log["results"]["scores"][0]["scored_samples"] = 4
     assert evaluate(json.dumps(log), source=MATCH).code == "population-mismatch"
+    # inspect-ai 0.3.285 writes the default reducer as null, counting per sample...
+    log["results"]["scores"][0].update(reducer=None, scored_samples=5)
+    del log["results"]["scores"][0]["reducer"]
+    assert evaluate(json.dumps(log), source=MATCH).verdict is Verdict.PASS
+    # ...and older logs count each epoch.
+    log["results"]["scores"][0].update(scored_samples=10)
+    assert evaluate(json.dumps(log), source=MATCH).verdict is Verdict.PASS
+    log["results"]["scores"][0].update(scored_samples=7)
+    assert evaluate(json.dumps(log), source=MATCH).code == "population-mismatch"
 
 
 def test_several_scores_of_one_name_are_chosen_by_the_callers_reducer():
@@ -642,11 +651,15 @@ def test_check_and_report_cannot_disagree_about_one_file(raw, check_source, repo
 
 
 def test_report_from_deepeval_reads_each_test_case_the_metric_measured(tmp_path, capsys):
-    raw = deepeval_run([[("Relevancy", 0.9)], [("Relevancy", 0.3)], [("Other", 1.0)]], [0.9, 0.3])
+    raw = deepeval_run([[("Relevancy", 0.9)], [("Relevancy", 0.3)]], [0.9, 0.3])
     result = report(raw.encode(), source=Source("deepeval", metric="Relevancy"), threshold=0.5)
     assert (result.verdict, result.scheduled, result.valid) == (Verdict.PASS, 2, 2)
-    assert dict(result.reading)["not_measured"] == 1
     assert [trial[0] for trial in result.trials()] == ['["case 0"]', '["case 1"]']
+    # A test case the metric did not measure (skip_on_missing_params) leaves
+    # the mean over fewer: refused in both commands.
+    skipped = deepeval_run([[("Relevancy", 0.9)], [("Relevancy", 0.3)], [("Other", 1.0)]], [0.9, 0.3])
+    assert report(skipped.encode(), source=Source("deepeval", metric="Relevancy")).code == "population-mismatch"
+    assert evaluate(skipped, source=RELEVANCY).code == "population-mismatch"
     # The rule check --from deepeval applies: merged metrics, contradicted counts.
     merged = deepeval_run([[("Relevancy", 0.9), ("Relevancy", 0.8)] for _ in range(2)], [0.9, 0.8] * 2)
     assert report(merged.encode(), source=Source("deepeval", metric="Relevancy")).code == "population-mismatch"

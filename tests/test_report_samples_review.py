@@ -237,7 +237,10 @@ def test_inspect_more_samples_than_declared_is_a_population_mismatch():
     forged["scores"]["match"]["value"] = "C"
     result = _inspect(log, [forged, *samples])
     assert (result.verdict, result.code) == (Verdict.INVALID, "population-mismatch")
-    assert "holds more samples than its counts say: samples in the log 7 at $['samples']" in result.message
+    assert (
+        "holds more samples than its run had: samples in the log 7 at $['samples'], but results.total_samples 6"
+        in result.message
+    )
     # .eval: a seventh member under another name.
     archive = _eval(log, samples, {"samples/forged/1_epoch_1.json": json.dumps(forged).encode()})
     assert report(archive, source=INSPECT).code == "population-mismatch"

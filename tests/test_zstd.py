@@ -519,3 +519,49 @@ def test_differential_on_streaming_and_long_distance_frames():
     for compressed in (streamed, distant, streamed + distant):
         expected = reference(compressed)
         assert decompress(compressed, max_size=len(expected)) == expected
+
+
+# -- benchmarks/zstd.py (its timings are not tested) ----------------------------
+
+
+def load_benchmark():
+    import importlib.util
+
+    script = ROOT / "benchmarks" / "zstd.py"
+    spec = importlib.util.spec_from_file_location("zstd_benchmark", script)
+    if spec is None or spec.loader is None:
+        raise AssertionError(f"cannot load {script}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_smoke_run_decodes_every_member(capsys):
+    bench = load_benchmark()
+    assert bench.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    assert "all outcomes as built" in out
+    for row in ("text-like JSON", "Inspect-like log", "inspect-run.eval (inspect-ai 0.3.285)", "four-byte tokens"):
+        assert row in out, row
+
+
+def test_the_benchmark_shapes_are_what_they_say():
+    bench = load_benchmark()
+    tokens = bench.tokens(40_000)
+    assert tokens == bench.tokens(40_000) and len(tokens) == 40_000
+    assert len({tokens[index : index + 4] for index in range(0, len(tokens), 4)}) == 32
+    runs = bench.runs(10_000)
+    assert len(runs) == 10_000 and runs[:4095] == runs[:1] * 4095 and runs[4096:8191] == runs[4096:4097] * 4095
+    records = json.loads(bench.json_records(20_000))
+    assert len(records) > 50 and {"id", "input", "score"} <= set(records[0])
+    member, content = bench.from_vectors(100_000)
+    assert len(content) >= 100_000 and decompress(member, max_size=len(content)) == content
+
+
+def test_the_benchmark_fails_a_missed_target(monkeypatch, capsys):
+    bench = load_benchmark()
+    monkeypatch.setattr(bench, "compress", lambda content: None)  # no zstandard: the vectors' frames
+    monkeypatch.setattr(bench, "HEADER_TARGET", 0.0)
+    assert bench.main(["--size", "1000", "--rounds", "1"]) == 1
+    assert "over 0 ms" in capsys.readouterr().err
+    assert bench.main(["--size", "1000", "--rounds", "1", "--print-only"]) == 0

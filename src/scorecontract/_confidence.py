@@ -11,6 +11,7 @@ message reads "0.8 < threshold 0.8".
 
 from __future__ import annotations
 
+from ._bound_rules import BOUNDS, alpha_of, check_bound
 from ._describe import describe_value, format_number
 from ._errors import InvalidEvidence, PolicyError
 from ._value import Value
@@ -34,7 +35,6 @@ __all__ = [
     "resolve_confidence",
 ]
 
-BOUNDS = ("clt", "hoeffding")
 
 _HINT = " (in a report: bound='hoeffding', --bound hoeffding; or the pass rate's Clopper-Pearson)"
 
@@ -148,36 +148,6 @@ def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
     check_bound(confidence, bound, policy.minimum, policy.maximum)
 
 
-def check_bound(confidence: object, bound: object, minimum: Number | None, maximum: Number | None) -> None:
-    """Refuse a bad *confidence* or *bound* for scores in [*minimum*, *maximum*].
-
-    The one set of rules for ``report()``'s keywords, the command line's
-    options and a policy's own ``confidence`` and ``bound``.
-    """
-    if type(bound) is not str or bound not in BOUNDS:
-        raise PolicyError("bad-policy", f"bound must be 'clt' or 'hoeffding', not {describe_value(bound)}")
-    if confidence is None:
-        if bound != "clt":
-            # No silently ignored option: a bound without a confidence
-            # would decide nothing.
-            raise PolicyError("bad-policy", f"bound {bound!r} needs a confidence (--confidence C)")
-        return
-    from ._stats import _alpha
-
-    _alpha(confidence)
-    if bound == "hoeffding":
-        import math
-
-        for name, value in (("minimum", minimum), ("maximum", maximum)):
-            # A null bound (unbounded on that side) has no finite range at all.
-            if value is None or not math.isfinite(value):
-                raise PolicyError(
-                    "bad-bounds",
-                    f"the Hoeffding bound needs finite score bounds; the policy's {name} is "
-                    f"{'unbounded (null)' if value is None else format_number(value)}",
-                )
-
-
 def resolve_confidence(policy: Policy, confidence: Number | None, bound: str) -> tuple[Number | None, str]:
     """The ``(confidence, bound)`` a report decides at: the policy's, or the keywords'.
 
@@ -195,9 +165,8 @@ def resolve_confidence(policy: Policy, confidence: Number | None, bound: str) ->
     policy_bound = "clt" if policy.bound is None else policy.bound
     if confidence is not None:
         from ._score import to_decimal
-        from ._stats import _alpha
 
-        _alpha(confidence)  # a NaN is bad-policy, not a conflict
+        alpha_of(confidence)  # a NaN is bad-policy, not a conflict
         if to_decimal(confidence) != to_decimal(stated):
             raise PolicyError(
                 "option-conflict",

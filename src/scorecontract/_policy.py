@@ -347,7 +347,7 @@ class Policy(Value):
                 f"{'no maximum' if maximum is None else format_number(maximum)}]",
             )
         if confidence is not None or bound is not None:
-            from ._confidence import check_bound
+            from ._bound_rules import check_bound
 
             # The rules report(confidence=, bound=) applies, in one place.
             check_bound(confidence, "clt" if bound is None else bound, minimum, maximum)

@@ -13,8 +13,8 @@ from ._constants import METRICS
 from ._describe import describe_value, format_number
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import check_limit
-from ._report_regression import Regression, compare_with_baseline
-from ._report_results import Metric, Report, display_context, observation, place
+from ._report_regression import compare_with_baseline
+from ._report_results import Metric, Regression, Report, display_context, observation, place
 from ._score import number_problem
 from ._verdict import Verdict
 

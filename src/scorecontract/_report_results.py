@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import types
 
+from ._describe import format_number
 from ._score import exact_context, to_decimal
 from ._tally import trial_rows
 from ._value import NoTruthValue, Value
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
     from ._confidence import Interval
     from ._policy import Policy
-    from ._report_regression import Regression
     from ._score import Number
     from ._tally import Listed
     from ._verdict import Verdict
@@ -32,7 +32,18 @@ if TYPE_CHECKING:
     # Where each input's observations start: (first number - 1, name, places or None).
     Start = tuple[int, Union[str, None], Union[tuple[str, ...], None]]
 
-__all__ = ["Input", "Metric", "Observation", "Report", "input_dict", "locate", "observation", "place"]
+__all__ = [
+    "Input",
+    "Metric",
+    "Observation",
+    "Regression",
+    "Report",
+    "input_dict",
+    "interval_side",
+    "locate",
+    "observation",
+    "place",
+]
 
 
 class Observation(Value):
@@ -538,3 +549,110 @@ def input_dict(report: Report) -> dict[str, object]:
     if len(report.inputs) > 1:
         shown["files"] = [item.as_dict() for item in report.inputs]
     return shown
+
+
+class Regression(Value):
+    """A paired comparison with a baseline: ``Report.regression``.
+
+    Attributes: ``name`` (``"regression"``); ``max_regression``, the
+    largest regression allowed, D; ``pairs``, the scheduled trials with
+    valid evidence on both sides; ``mean_difference``, the mean of the
+    per-trial differences candidate - baseline (a float, None without
+    pairs); ``meets``, whether the difference is at least -D (for a policy
+    whose direction is ``"lower"``, at most D): the point difference, or
+    its confidence bound, ``interval`` (an ``Interval`` whose
+    ``unpaired_se`` shows what pairing bought), when a confidence was
+    given; ``only_candidate`` and ``only_baseline``, how many trials had
+    valid evidence on one side only, with the first ``max_listed`` ids in
+    ``only_candidate_trials`` and ``only_baseline_trials``; and
+    ``baseline``, the baseline's own ``Report``.
+    """
+
+    __slots__ = (
+        "name",
+        "max_regression",
+        "pairs",
+        "mean_difference",
+        "meets",
+        "interval",
+        "only_candidate",
+        "only_baseline",
+        "only_candidate_trials",
+        "only_baseline_trials",
+        "baseline",
+    )
+    _shown = ("pairs", "mean_difference", "max_regression", "meets")
+
+    name: str
+    max_regression: Number
+    pairs: int
+    mean_difference: float | None
+    meets: bool | None
+    interval: Interval | None
+    only_candidate: int
+    only_baseline: int
+    only_candidate_trials: tuple[str, ...]
+    only_baseline_trials: tuple[str, ...]
+    baseline: Report
+
+    def __init__(self, **fields: object) -> None:
+        self._fill(name="regression", **fields)
+
+    def text(self) -> str:
+        """The comparison as the verdict's message says it."""
+        if self.mean_difference is None:
+            return "no trial has valid evidence on both sides"
+        limit = format_number(self.max_regression)
+        interval = self.interval
+        lower = interval_side(self.baseline.policy) == "lower"
+        suffix = "" if lower else " (lower is better)"
+        if interval is None:
+            relation = (">=" if self.meets else "<") if lower else ("<=" if self.meets else ">")
+            shown = f"-{limit}" if lower else limit
+            return (
+                f"mean difference {self.mean_difference:.6g} (candidate - baseline, {self.pairs} pairs) "
+                f"{relation} {shown}{suffix}"
+            )
+        if interval.side == "lower":
+            relation, shown = (">=" if self.meets else "<"), f"-{limit}"
+        else:
+            relation, shown = ("<=" if self.meets else ">"), limit
+        text = (
+            f"mean difference {self.mean_difference:.6g} (candidate - baseline), "
+            f"{interval.summary()} {relation} {shown}{suffix}"
+        )
+        needed = interval.needed()
+        return f"{text}; {needed}" if needed else text
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the comparison as a JSON-ready dict (the baseline's input and counts)."""
+        base = self.baseline
+        return {
+            "max_regression": self.max_regression,
+            "pairs": self.pairs,
+            "mean_difference": self.mean_difference,
+            "meets_threshold": self.meets,
+            "interval": None if self.interval is None else self.interval.as_dict(),
+            "only_candidate": self.only_candidate,
+            "only_baseline": self.only_baseline,
+            "only_candidate_trials": list(self.only_candidate_trials),
+            "only_baseline_trials": list(self.only_baseline_trials),
+            "baseline": {
+                "verdict": base.verdict.value,
+                "code": base.code,
+                "message": base.message,
+                "valid": base.valid,
+                "invalid": base.invalid,
+                "ignored": base.ignored,
+                "missing": base.missing,
+                "mean": base.mean.as_dict(),
+                "input": {"sha256": base.sha256, "bytes": base.size},
+            },
+        }
+
+
+def interval_side(policy: Policy) -> str:
+    """``"lower"`` when higher scores are better, else ``"upper"``."""
+    from ._confidence import direction
+
+    return "upper" if direction(policy) == "lower" else "lower"

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import math
 
+from ._bound_rules import alpha_of
 from ._describe import describe_value, format_number
 from ._errors import InvalidEvidence, PolicyError
 from ._score import number_problem, to_decimal
@@ -71,9 +72,25 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from decimal import Decimal
     from fractions import Fraction
-    from typing import TypeVar, Union
+    from typing import Protocol, TypeVar, Union
 
-    from ._confidence import Interval
+    class Shown(Protocol):
+        """What a bound shows: a ``Bound``, or ``_confidence.Interval`` beside its threshold.
+
+        A protocol, not the two classes: ``_confidence`` imports this module,
+        and naming its class here would be an import cycle.
+        """
+
+        method: str
+        side: str
+        confidence: Number
+        n: int
+        estimate: float
+        bound: float
+        se: float | None
+        clusters: int | None
+        unpaired_se: float | None
+
     from ._score import Number
 
     Exact = Union[int, Decimal]
@@ -104,8 +121,6 @@ _EPS = 2.0**-52
 _TAIL_MARGIN = 2.0**-20
 # Terms of the tail are summed until the rest is provably below this share.
 _TAIL_TOLERANCE = 2.0**-50
-# 1 - confidence may not be smaller: floats must still resolve the bound.
-_MIN_ALPHA_DIGITS = 12
 _PREC = 40
 
 
@@ -354,12 +369,12 @@ class Bound(_Value):
         )
 
 
-def bound_fields(value: Bound | Interval) -> dict[str, object]:
+def bound_fields(value: Shown) -> dict[str, object]:
     """The ``BOUND_FIELDS`` of *value* (a ``Bound``, or an ``Interval``) as a dict."""
     return {name: getattr(value, name) for name in BOUND_FIELDS}
 
 
-def json_bound_fields(value: Bound | Interval) -> dict[str, object]:
+def json_bound_fields(value: Shown) -> dict[str, object]:
     """``bound_fields``, JSON-ready: a number beyond the doubles is None.
 
     A lower bound rounded down past -1.8e308, or the SE of scores of
@@ -375,7 +390,7 @@ def json_bound_fields(value: Bound | Interval) -> dict[str, object]:
     return fields
 
 
-def bound_summary(value: Bound | Interval) -> str:
+def bound_summary(value: Shown) -> str:
     """``95% lower bound 0.658476 (n=20, SE 0.0876)`` for a ``Bound`` or ``Interval``.
 
     The bound has six significant digits, rounded against PASS (down for a
@@ -429,7 +444,7 @@ def clopper_pearson(successes: int, trials: int, /, *, confidence: Number, side:
         >>> b.meets(0.85), b.trials_needed(0.9)
         (True, 29)
     """
-    alpha = _alpha(confidence)
+    alpha = alpha_of(confidence)
     _check_side(side)
     for name, value in (("successes", successes), ("trials", trials)):
         if type(value) is not int or value < 0:
@@ -488,7 +503,7 @@ def clt_bound(sums: Sums, /, *, confidence: Number, side: str = "lower", cluster
     0 or rest on nothing.  ``hoeffding_bound`` and ``clopper_pearson``
     hold at any n.
     """
-    alpha = _alpha(confidence)
+    alpha = alpha_of(confidence)
     _check_side(side)
     mean, variance, count = _variance_of_mean(_check_sums(sums), clusters)
     return _normal_bound(
@@ -510,7 +525,7 @@ def hoeffding_bound(
     from decimal import ROUND_CEILING
     from fractions import Fraction
 
-    alpha = _alpha(confidence)
+    alpha = alpha_of(confidence)
     _check_side(side)
     _check_sums(sums)
     low, high = _bound_value("minimum", minimum), _bound_value("maximum", maximum)
@@ -569,7 +584,7 @@ def paired_bound(
     "no regression larger than D, with this confidence".  All differences
     equal (the same scores on both sides, say) is ``insufficient-trials``.
     """
-    alpha = _alpha(confidence)
+    alpha = alpha_of(confidence)
     _check_side(side)
     mean, variance, count = _variance_of_mean(_check_sums(differences), clusters)
     n = differences.count
@@ -615,25 +630,6 @@ def no_regression(bound: Bound, /, *, max_regression: Number) -> bool:
 
 
 # -- validation -------------------------------------------------------------------
-
-
-def _alpha(confidence: object) -> Fraction:
-    """Return 1 - *confidence*, exactly, from its decimal text."""
-    from decimal import Decimal
-    from fractions import Fraction
-
-    problem = number_problem(confidence, True)
-    if problem is not None:
-        raise PolicyError("bad-policy", f"confidence is {problem[1]}")
-    value = to_decimal(confidence)  # type: ignore[arg-type]
-    if not Decimal("0.5") < value < 1:
-        raise PolicyError(
-            "bad-policy", f"confidence {format_number(confidence)} is not strictly between 0.5 and 1 (e.g. 0.95)"
-        )
-    alpha = 1 - Fraction(value)
-    if alpha < Fraction(1, 10**_MIN_ALPHA_DIGITS):
-        raise PolicyError("bad-policy", f"confidence {format_number(confidence)} is above 1 - 1e-{_MIN_ALPHA_DIGITS}")
-    return alpha
 
 
 def _check_side(side: object) -> None:

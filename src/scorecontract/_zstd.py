@@ -36,11 +36,27 @@ Everything malformed raises ``ZstdError`` and nothing else: no
 
 from __future__ import annotations
 
+from ._errors import ScoreContractError
+
 __all__ = ["ZstdError", "ZstdLimitError", "decompress", "xxh64"]
 
 
-class ZstdError(ValueError):
-    """Zstandard data that cannot be decoded; the message says where and why."""
+class ZstdError(ScoreContractError):
+    """Zstandard data that cannot be decoded; the message says where and why.
+
+    Part of the package's one hierarchy (code ``bad-archive``), so nothing
+    the decoder raises on purpose falls outside ``ScoreContractError``.
+    ``str()`` is the message alone: the archive reader quotes it.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bad-archive", message)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self) -> tuple[type[ZstdError], tuple[str]]:  # type: ignore[override]  # one field, not two
+        return type(self), (self.message,)
 
 
 class ZstdLimitError(ZstdError):
@@ -54,8 +70,8 @@ class ZstdLimitError(ZstdError):
         super().__init__(message)
         self.limit = limit
 
-    def __reduce__(self) -> tuple[type[ZstdLimitError], tuple[str, int]]:
-        return type(self), (str(self), self.limit)
+    def __reduce__(self) -> tuple[type[ZstdLimitError], tuple[str, int]]:  # type: ignore[override]  # adds limit
+        return type(self), (self.message, self.limit)
 
 
 _MAGIC = 0xFD2FB528

@@ -366,7 +366,8 @@ def reconcile(
     Every ``"covered"`` count must be the same number; no declared,
     selected or scheduled count may be below it, and no count of records
     above it: else INVALID ``population-mismatch``, naming each number and
-    where it was read.  A covered count of 0 is INVALID ``empty-run``.  A
+    where it was read; no count of records (``"rows"``) may exceed the
+    scheduled population.  A covered count of 0 is INVALID ``empty-run``.  A
     declared or scheduled count above it, a selection of part of the
     declared population, or one of *reasons* (a cancelled run) is a
     partial run: INVALID ``partial-run`` unless *allow_partial*
@@ -384,9 +385,15 @@ def reconcile(
             raise InvalidEvidence(
                 "population-mismatch", f"{harness} counts more {unit} than its run had: {basis}, but {count!r}"
             )
-        if count.role == "rows" and count.value > number:
+    # Records of the samples the run scheduled: a sample that errored is
+    # logged too, so the records may exceed what completed, never what ran.
+    planned = [count for count in counts if count.role in ("declared", "scheduled")] or covered
+    ceiling = min(count.value for count in planned)
+    for count in counts:
+        if count.role == "rows" and count.value > ceiling:
+            said = "; ".join(map(repr, planned))
             raise InvalidEvidence(
-                "population-mismatch", f"{harness}'s file holds more {unit} than its counts say: {count!r}, but {basis}"
+                "population-mismatch", f"{harness}'s file holds more {unit} than its run had: {count!r}, but {said}"
             )
     if number == 0:
         raise InvalidEvidence("empty-run", f"{harness} ran none of its {unit} ({basis}): there is nothing to gate")

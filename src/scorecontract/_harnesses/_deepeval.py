@@ -138,7 +138,7 @@ def _cases(document: object, base: str, metric: str, counts: list[Count]) -> lis
     """
     keys = ("testRunData",) if base != "$" else ()
     found: list[tuple[str, object]] = []
-    measured = 0
+    measured = cases_in_run = 0
     listed = False
     for member in ("testCases", "conversationalTestCases"):
         cases = at(document, *keys, member)
@@ -162,10 +162,14 @@ def _cases(document: object, base: str, metric: str, counts: list[Count]) -> lis
                     "more scores than test cases; give each metric its own name",
                 )
             measured += bool(entries)
+            cases_in_run += 1
             found += entries
     if not listed:
         return None
+    # DeepEval measures every metric of the run on every test case; one it
+    # skipped (skip_on_missing_params) or lost leaves the mean over fewer.
     counts.append(Count(measured, "test cases measured by it", f"{base}['testCases']", "covered"))
+    counts.append(Count(cases_in_run, "test cases in the run", f"{base}['testCases']", "covered"))
     return found
 
 
@@ -231,13 +235,9 @@ class _Reader(SampleReader):
                 "bad-option", "report --from deepeval needs the metric (--sample-metric), e.g. Answer Relevancy"
             )
         self.metric = metric
-        self.unmeasured = 0
 
     def description(self) -> dict[str, object]:
-        described: dict[str, object] = {"harness": "deepeval", "metric": self.metric}
-        if self.unmeasured:
-            described["not_measured"] = self.unmeasured
-        return described
+        return {"harness": "deepeval", "metric": self.metric}
 
     def document(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
         document, codes = load_with_codes(data, max_bytes, self.policy.exact)
@@ -285,10 +285,8 @@ class _Reader(SampleReader):
             listed = at(document, *keys, member)
             for number, case in enumerate(listed if type(listed) is list else []):
                 place = f"{base}[{literal(member)}][{number}]"
-                if place not in measured:
-                    self.unmeasured += 1
-                    continue
-                rows.append((place, self.case(case, place, codes)))
+                if place in measured:  # every one, once reconciled
+                    rows.append((place, self.case(case, place, codes)))
         return rows, population
 
     def case(self, case: object, place: str, codes: Codes) -> Row:

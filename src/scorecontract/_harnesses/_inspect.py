@@ -216,11 +216,22 @@ def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
         counts.append(Count(number * epochs, f"eval.config.sample_id{times}", where, "selected"))
     for where, entry in entries:
         name = ascii(at(entry, "name"))
-        # A reducer makes one score of each sample's epochs.
-        reduced = epochs if at(entry, "reducer") not in (ABSENT, None) else 1
-        per = f" x {reduced} epochs" if reduced != 1 else ""
         scored = at(entry, "scored_samples")
         unscored = at(entry, "unscored_samples")
+        # A reducer makes one score of each sample's epochs.  inspect-ai
+        # 0.3.285 writes the default reducer as null and still counts
+        # scored_samples per sample; older logs count each epoch: the counts
+        # are per sample when the scored and unscored ones, times the
+        # epochs, are what completed.
+        parts = [
+            count(value, f"{key} of scorer {name}")
+            for key, value in (("scored_samples", scored), ("unscored_samples", unscored))
+            if value is not ABSENT
+        ]
+        named = at(entry, "reducer") not in (ABSENT, None)
+        per_sample = named or bool(parts and sum(parts) * epochs == counts[1].value and epochs != 1)
+        reduced = epochs if per_sample else 1
+        per = f" x {reduced} epochs" if reduced != 1 else ""
         if scored is not ABSENT:
             number = count(scored, f"scored_samples of scorer {name}") * reduced
             counts.append(Count(number, f"scored_samples of {name}{per}", f"{where}['scored_samples']", "covered"))

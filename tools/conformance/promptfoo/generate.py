@@ -193,7 +193,7 @@ RUNS: dict[str, tuple[dict[str, Any], list[str], list[str]]] = {
 }
 
 
-def tools() -> tuple[str, dict[str, str]]:
+def tools(work: Path) -> tuple[str, dict[str, str]]:
     """The promptfoo executable and the environment it runs in; stop unless pinned."""
     promptfoo = os.environ.get("PROMPTFOO") or shutil.which("promptfoo")
     if not promptfoo:
@@ -214,8 +214,9 @@ def tools() -> tuple[str, dict[str, str]]:
         PYTHONPATH=str(common.ROOT / "src"),
         NO_COLOR="1",
     )
-    node = subprocess.run(["node", "--version"], env=env, capture_output=True, text=True).stdout.strip()
-    have = subprocess.run([promptfoo, "--version"], env=env, capture_output=True, text=True).stdout.strip()
+    # In the work folder: promptfoo creates its (relative) config dir even for --version.
+    node = subprocess.run(["node", "--version"], cwd=work, env=env, capture_output=True, text=True).stdout.strip()
+    have = subprocess.run([promptfoo, "--version"], cwd=work, env=env, capture_output=True, text=True).stdout.strip()
     if have != VERSION or not re.fullmatch(r"v(2[2-9]|[3-9][0-9])\..*", node):
         raise SystemExit(f"refusing to generate: promptfoo {have!r} on node {node!r} (pinned {VERSION} on node >= 22)")
     common.check_versions({})  # Python 3.11
@@ -552,12 +553,13 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
 
 
 def main() -> None:
-    promptfoo, env = tools()
+    work = common.fresh_workdir("promptfoo")
+    promptfoo, env = tools(work)
+    shutil.rmtree(work / ".promptfoo", ignore_errors=True)
     npm = Path(promptfoo).resolve()
     while npm.name != "node_modules":
         npm = npm.parent
     npm = npm.parent
-    work = common.fresh_workdir("promptfoo")
     folders = {name: run(work, name, promptfoo, env) for name in RUNS}
     corpus = common.clear_corpus("promptfoo")
     entries = []
