@@ -13,6 +13,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 FIXTURES = ROOT / "fixtures"
@@ -22,8 +24,23 @@ if str(SRC) not in sys.path:
     sys.path.insert(0, str(SRC))
 
 
-def pytest_report_header() -> str:
-    return f"scorecontract: optimize={sys.flags.optimize} src={SRC}"
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--exhaustive",
+        action="store_true",
+        help="run the long property loops (marker exhaustive) in full, not a seeded sample",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    import support
+
+    support.EXHAUSTIVE = bool(config.getoption("--exhaustive"))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    loops = "in full" if config.getoption("--exhaustive") else "sampled"
+    return f"scorecontract: optimize={sys.flags.optimize} src={SRC} exhaustive loops: {loops}"
 
 
 def pytest_sessionstart(session: object) -> None:

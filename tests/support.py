@@ -13,8 +13,11 @@ import os
 import subprocess
 import sys
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
@@ -23,6 +26,26 @@ FIXTURES = ROOT / "fixtures"
 
 class CorpusMissing(Exception):
     """Raised when a data-driven test finds no data."""
+
+
+# Set by conftest.py from ``--exhaustive``: the long property loops (marked
+# ``exhaustive``) then try every case instead of a seeded sample.
+EXHAUSTIVE = False
+
+
+def sample(items: Sequence[_T], keep: int, seed: str) -> list[_T]:
+    """*keep* of *items*, chosen by *seed*, in their order; all under ``--exhaustive``.
+
+    The choice is the same on every run and every interpreter (a string
+    seed does not depend on PYTHONHASHSEED), so a failure seen once is seen
+    again.  ``.ci/run`` runs the ``exhaustive`` tests once in full.
+    """
+    if EXHAUSTIVE or keep >= len(items):
+        return list(items)
+    import random
+
+    chosen = set(random.Random(seed).sample(range(len(items)), keep))
+    return [item for index, item in enumerate(items) if index in chosen]
 
 
 def manifest_cases() -> list[dict[str, Any]]:

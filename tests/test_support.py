@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from scorecontract._cli._io import Output
-from support import FIXTURES, run_cli, run_fresh, run_main, run_streams
+from support import FIXTURES, run_cli, run_fresh, run_main, run_streams, sample
 
 PASS = str(FIXTURES / "pass-0.9.json")
 NAN = str(FIXTURES / "nan.json")
@@ -82,3 +82,16 @@ def test_run_fresh_and_run_streams_give_each_call_its_own_result():
     assert [(r.stdout, r.stderr) for r in fresh] == [(r.stdout, r.stderr) for r in here]
     without_stdin = [r for r, (_, stdin) in zip(here, CALLS) if not stdin]
     assert [(r.stdout, r.stderr) for r in streams] == [(r.stdout, r.stderr) for r in without_stdin]
+
+
+def test_sample_is_seeded_ordered_and_complete_under_exhaustive(monkeypatch):
+    import support
+
+    items = list(range(100))
+    monkeypatch.setattr(support, "EXHAUSTIVE", False)
+    chosen = sample(items, 10, "a seed")
+    assert len(chosen) == 10 and chosen == sorted(chosen) and set(chosen) <= set(items)
+    assert chosen == sample(items, 10, "a seed") and chosen != sample(items, 10, "another seed")
+    assert sample(items[:5], 10, "a seed") == items[:5]
+    monkeypatch.setattr(support, "EXHAUSTIVE", True)
+    assert sample(items, 10, "a seed") == items
