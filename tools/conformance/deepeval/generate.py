@@ -158,8 +158,6 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "population-mismatch",
                     "Accuracy measured 3 of the run's 4 test cases (case_1 holds no Accuracy): its mean 0.633 is "
                     "over part of the run",
-                    xfail="PASS meets-threshold: 19/30 = 0.633 over 3 test cases; only the test cases holding the "
-                    "metric are counted, and case_1, in testCases without Scripted Accuracy, is not",
                 ),
                 check(fluency, "0.8", "PASS", "meets-threshold", "Fluency measured all 4: mean 0.8"),
             ],
