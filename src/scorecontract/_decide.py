@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._describe import format_number
 from ._policy import UNSET, bounds_text, policy_for
-from ._score import number_problem, to_decimal
+from ._score import checked_number, to_decimal
 from ._verdict import Verdict
 
 TYPE_CHECKING = False
@@ -18,25 +18,31 @@ if TYPE_CHECKING:
     from ._policy import Policy
     from ._score import Number
 
-__all__ = ["decide", "decide_with_reason", "meets_threshold", "outcome_message", "score_problem"]
+__all__ = ["checked_score", "decide", "decide_with_reason", "meets_threshold", "outcome_message", "score_problem"]
 
 
-def score_problem(score: object, policy: Policy) -> tuple[str, str] | None:
-    """Return ``(code, message)`` if *score* breaks the contract, else None.
+def checked_score(score: object, policy: Policy) -> Number | tuple[str, str]:
+    """Return *score* if it keeps the contract under *policy*, else ``(code, message)``.
 
-    The type and finiteness of ``number_problem``, then the range: within
+    The type and finiteness of ``checked_number``, then the range: within
     the policy's closed bounds.  A huge ``int`` is compared as an int:
-    ``math.isfinite(10**400)`` would raise ``OverflowError``.
+    ``math.isfinite(10**400)`` would raise ``OverflowError``.  The score
+    comes back typed as a number; a refusal is a tuple.
     """
-    problem = number_problem(score, policy.exact)
-    if problem is not None:
-        return (problem[0], f"score is {problem[1]}")
+    valid = checked_number(score, policy.exact)
+    if isinstance(valid, tuple):
+        return (valid[0], f"score is {valid[1]}")
     low, high, _ = policy.limits
-    valid: Number = score  # type: ignore[assignment]  # number_problem admitted it
     value = to_decimal(valid) if policy.exact else valid
     if not low <= value <= high:
         return ("out-of-range", f"score {format_number(score)} is outside {bounds_text(policy)}")
-    return None
+    return valid
+
+
+def score_problem(score: object, policy: Policy) -> tuple[str, str] | None:
+    """Return ``(code, message)`` if *score* breaks the contract, else None (``checked_score``)."""
+    checked = checked_score(score, policy)
+    return checked if isinstance(checked, tuple) else None
 
 
 def meets_threshold(score: Number, policy: Policy) -> bool:
@@ -70,10 +76,9 @@ def outcome_message(score: Number, policy: Policy) -> str:
 
 def decide_with_reason(score: object, policy: Policy) -> tuple[Verdict, str, str]:
     """Return ``(verdict, code, message)`` for an already decoded score."""
-    problem = score_problem(score, policy)
-    if problem is not None:
-        return (Verdict.INVALID, problem[0], problem[1])
-    valid: Number = score  # type: ignore[assignment]  # score_problem admitted it
+    valid = checked_score(score, policy)
+    if isinstance(valid, tuple):
+        return (Verdict.INVALID, valid[0], valid[1])
     if meets_threshold(valid, policy):
         return (Verdict.PASS, "meets-threshold", outcome_message(valid, policy))
     return (Verdict.FAIL, "below-threshold", outcome_message(valid, policy))
@@ -108,7 +113,7 @@ def decide(score: object, /, *, threshold: Number = UNSET, policy: Policy | None
         <Verdict.INVALID: 'INVALID'>
     """
     policy = policy_for(threshold, policy)
-    if score_problem(score, policy) is not None:
+    valid = checked_score(score, policy)
+    if isinstance(valid, tuple):
         return Verdict.INVALID
-    valid: Number = score  # type: ignore[assignment]  # score_problem admitted it
     return Verdict.PASS if meets_threshold(valid, policy) else Verdict.FAIL

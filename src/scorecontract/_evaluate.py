@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ._decide import meets_threshold, outcome_message, score_problem
+from ._decide import checked_score, meets_threshold, outcome_message
 from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import UNSET, check_limit, default_cache, policy_for
@@ -140,7 +140,9 @@ class Decision(NoTruthValue, Value):
         if self._message is None:
             # Only PASS and FAIL are built without a message, and both hold
             # a valid score.
-            score: Number = self._score  # type: ignore[assignment]
+            score = self._score
+            if score is None:
+                raise TypeError("a Decision built without a message needs a valid score")
             message = outcome_message(score, self._policy)
             selection = self._selection
             if selection is not None:
@@ -381,13 +383,12 @@ def evaluate(
                 score = envelope_score(record, candidate, run_id)
             else:
                 score = score_of_record(record)
-        problem = score_problem(score, policy)
-        if problem is None:
-            valid: Number = score  # type: ignore[assignment]  # score_problem admitted it
-            if meets_threshold(valid, policy):
-                return Decision(Verdict.PASS, "meets-threshold", None, valid, policy)
-            return Decision(Verdict.FAIL, "below-threshold", None, valid, policy)
-        return Decision(Verdict.INVALID, problem[0], problem[1], None, policy)
+        valid = checked_score(score, policy)
+        if isinstance(valid, tuple):
+            return Decision(Verdict.INVALID, valid[0], valid[1], None, policy)
+        if meets_threshold(valid, policy):
+            return Decision(Verdict.PASS, "meets-threshold", None, valid, policy)
+        return Decision(Verdict.FAIL, "below-threshold", None, valid, policy)
     except InvalidEvidence as exc:
         return Decision.invalid(too_large_hint(exc), policy)
     except Exception as exc:  # fail closed: a defect here must not release
@@ -554,10 +555,11 @@ def decide_selected(
         return Decision.invalid(exc, policy, selection)
     if listed:
         selection = Selection(query.text, path, listed, len(listed), selection.source, selection.origin)
-    problem = value_problem(path, value, policy)
-    if problem is not None:
-        return Decision(Verdict.INVALID, problem[0], problem[1], None, policy, None, selection)
-    valid: Number = value  # type: ignore[assignment]  # value_problem admitted it
+    valid = checked_score(value, policy)
+    if isinstance(valid, tuple):
+        # value_problem words the same refusal with the node's path.
+        code, message = value_problem(path, value, policy) or valid
+        return Decision(Verdict.INVALID, code, message, None, policy, None, selection)
     if meets_threshold(valid, policy):
         return Decision(Verdict.PASS, "meets-threshold", None, valid, policy, None, selection)
     return Decision(Verdict.FAIL, "below-threshold", None, valid, policy, None, selection)

@@ -16,7 +16,7 @@ import enum
 import re
 import types
 
-from ._decide import decide_with_reason, score_problem
+from ._decide import checked_score, decide_with_reason
 from ._describe import describe_value, format_number, json_kind
 from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
 from ._errors import InvalidEvidence, PolicyError, invalid_at
@@ -353,10 +353,10 @@ def _read_score(value: object, policy: Policy, numeric_strings: bool) -> tuple[N
             value = parse_json(text, exact=policy.exact)
         except InvalidEvidence as exc:
             return (None, f"score string {describe_value(text)}: {exc.message}")
-    problem = score_problem(value, policy)
-    if problem is not None:
-        return (None, problem[1])
-    return (value, "")  # type: ignore[return-value]
+    score = checked_score(value, policy)
+    if isinstance(score, tuple):
+        return (None, score[1])
+    return (score, "")
 
 
 def _judge_members(

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     # Every number the contract accepts: Decimal only under an exact policy.
     Number = Union[int, float, Decimal]
 
-__all__ = ["exact_context", "number_problem", "to_decimal"]
+__all__ = ["checked_number", "exact_context", "number_problem", "to_decimal"]
 
 _contexts: list[decimal.Context] = []
 
@@ -63,24 +63,30 @@ def exact_context() -> decimal.Context:
     return _contexts[0]
 
 
-def to_decimal(value: Number) -> Decimal:
-    """Return *value* as a Decimal, without rounding.
+def to_decimal(value: object) -> Decimal:
+    """Return *value*, an ``int``, ``float`` or ``Decimal``, as a Decimal, without rounding.
 
     A float becomes the Decimal of its ``repr``: the shortest decimal text
     that round-trips, which is what a producer wrote.  ``Decimal(0.8)``
     would instead be 0.8000000000000000444..., the binary value.
     The Decimal constructor never rounds to the context precision, so the
     thread's decimal context cannot change a result.
+
+    Anything else raises ``TypeError``: every caller holds a number the
+    contract admitted, and ``Decimal(True)`` (1) or ``Decimal("0.8")``
+    would be a conversion the contract refuses (rule 6), not a value.
     """
     from decimal import Decimal
 
     if type(value) is float:
         return Decimal(repr(value))
-    return Decimal(value)
+    if type(value) is int or type(value) is Decimal:
+        return Decimal(value)
+    raise TypeError(f"to_decimal takes an int, float or Decimal, not {describe_value(value)}")
 
 
-def number_problem(value: object, exact: bool) -> tuple[str, str] | None:
-    """Return ``(code, what it is)`` unless *value* is a usable number.
+def checked_number(value: object, exact: bool) -> Number | tuple[str, str]:
+    """Return *value* if it is a usable number, else ``(code, what it is)``.
 
     Rules 6 and 7 of the contract (docs/contract.md), shared by scores and
     by a policy's own numbers (threshold, bounds):
@@ -93,14 +99,17 @@ def number_problem(value: object, exact: bool) -> tuple[str, str] | None:
     2. Finite: NaN compares false with everything, so ``score < 0.8`` is
        false and a naive gate passes it; infinity passes ``>= 0.8``.
 
-    The second item completes a sentence such as "score is ...".
+    The number comes back typed as one (``isinstance(result, tuple)`` tells
+    a refusal, since no number is a tuple), so a caller needs no second
+    check.  The second item of a refusal completes a sentence such as
+    "score is ...".
     """
     if type(value) is float:
         if not math.isfinite(value):
             return ("non-finite", f"{value!r}, not a finite number")
-        return None
+        return value
     if type(value) is int:
-        return None
+        return value
     # No Decimal exists before the decimal module is imported, and a score
     # pipeline that never meets one should not pay for importing it.
     if "decimal" not in sys.modules:
@@ -115,4 +124,10 @@ def number_problem(value: object, exact: bool) -> tuple[str, str] | None:
     # comparing an sNaN would raise InvalidOperation.
     if not value.is_finite():
         return ("non-finite", f"Decimal {value!s}, not a finite number")
-    return None
+    return value
+
+
+def number_problem(value: object, exact: bool) -> tuple[str, str] | None:
+    """Return ``(code, what it is)`` unless *value* is a usable number (``checked_number``)."""
+    checked = checked_number(value, exact)
+    return checked if isinstance(checked, tuple) else None
