@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOUNDS",
+    "BOUND_HINT",
     "Interval",
     "check_bound",
     "check_confidence",
@@ -36,7 +37,7 @@ __all__ = [
 ]
 
 
-_HINT = " (in a report: bound='hoeffding', --bound hoeffding; or the pass rate's Clopper-Pearson)"
+BOUND_HINT = " (in a report: bound='hoeffding', --bound hoeffding; or the pass rate's Clopper-Pearson)"
 
 
 class Interval(Value):
@@ -215,6 +216,6 @@ def mean_bound(
     except InvalidEvidence as exc:
         # Hoeffding and Clopper-Pearson ignore clusters, so a report refuses
         # them beside --cluster-by: there the hint would point to a refusal.
-        hint = _HINT if clusters is None else ""
+        hint = BOUND_HINT if clusters is None else ""
         raise InvalidEvidence(exc.code, exc.message + hint) from None
     return Interval(bound, threshold)

@@ -9,10 +9,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Protocol
 
-    class Digest(Protocol):
-        """A running hash that evidence is fed into as it is read (hashlib's)."""
+    class Sink(Protocol):
+        """What evidence is fed into as it is read: a digest, or two at once (a tee)."""
 
         def update(self, data: bytes, /) -> None: ...
+
+    class Digest(Sink, Protocol):
+        """A running hash that evidence is fed into as it is read (hashlib's)."""
 
         def hexdigest(self) -> str: ...
 

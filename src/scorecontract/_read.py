@@ -23,7 +23,13 @@ from ._errors import InvalidEvidence
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import BinaryIO
+    from typing import BinaryIO, Protocol
+
+    class Readable(Protocol):
+        """What the reader reads: a binary stream's ``read(size)``, a block at a time."""
+
+        def read(self, size: int, /) -> bytes | None: ...
+
 
 __all__ = [
     "checked_stream",
@@ -64,7 +70,7 @@ def _unreadable(what: str, exc: BaseException) -> InvalidEvidence:
     return InvalidEvidence("file-unreadable", f"cannot read the {what}: {_why(exc)}")
 
 
-def read_bounded(stream: BinaryIO, max_bytes: int, /, *, what: str = "evidence") -> bytes:
+def read_bounded(stream: Readable, max_bytes: int, /, *, what: str = "evidence") -> bytes:
     """Read *stream* to its end, but never more than *max_bytes* + 1 bytes.
 
     The extra byte is what tells "exactly at the limit" from "over it"
@@ -121,14 +127,14 @@ class _CheckedStream:
         return chunk
 
 
-def checked_stream(stream: object, /, *, what: str = "evidence") -> BinaryIO:
+def checked_stream(stream: object, /, *, what: str = "evidence") -> _CheckedStream:
     """Return *stream* (anything with ``read``) with read failures as ``InvalidEvidence``.
 
     Used for streams read a block at a time, without a byte limit on the
     whole (the trials of a report): a closed file, or a descriptor that
     cannot be read, gives ``file-unreadable`` on the first read.
     """
-    return _CheckedStream(getattr(stream, "read"), what)  # type: ignore[return-value]
+    return _CheckedStream(getattr(stream, "read"), what)
 
 
 _KINDS = (

@@ -14,6 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ._digest import Digest, Sink
     from ._policy import Policy
     from ._report_results import Start
     from ._samples import Placed, SampleReader
@@ -60,7 +61,7 @@ class Read:
         self.sha256: str | None = None
         self.size: int | None = None
 
-    def finish(self, inputs: Sequence[tuple[str | None, object]], overall: object, reader: SampleReader | None) -> None:
+    def finish(self, inputs: Sequence[tuple[str | None, object]], overall: Digest, reader: SampleReader | None) -> None:
         """Name every input not read in full; digest the whole only when each was.
 
         The reader's description is taken now: it records the digest of a
@@ -72,7 +73,7 @@ class Read:
             self.inputs.append(Input(name, None, None))
         if all(item.sha256 is not None for item in self.inputs):
             # One input's own digest is the whole's: it was not teed.
-            self.sha256 = self.inputs[0].sha256 if len(self.inputs) == 1 else overall.hexdigest()  # type: ignore[attr-defined]
+            self.sha256 = self.inputs[0].sha256 if len(self.inputs) == 1 else overall.hexdigest()
             self.size = sum(item.size for item in self.inputs if item.size is not None)
 
 
@@ -81,8 +82,8 @@ class Tee:
 
     __slots__ = ("update",)
 
-    def __init__(self, first: object, second: object) -> None:
-        one, two = first.update, second.update  # type: ignore[attr-defined]
+    def __init__(self, first: Sink, second: Sink) -> None:
+        one, two = first.update, second.update
 
         def update(data: bytes) -> None:
             one(data)
@@ -200,7 +201,7 @@ def whole(item: object, max_bytes: int, what: str, name: str | None) -> bytes:
     raise InvalidEvidence("input-type", f"{shown} must be a path, bytes or a binary stream, not {describe_value(item)}")
 
 
-def stream_into(tally: Tally, source: object, max_line_bytes: int, what: str, digest: object) -> tuple[str, str] | None:
+def stream_into(tally: Tally, source: object, max_line_bytes: int, what: str, digest: Sink) -> tuple[str, str] | None:
     """Stream *source* into *tally*, every byte into *digest*; return the failure, if any."""
     failure: tuple[str, str] | None = None
     try:

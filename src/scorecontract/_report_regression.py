@@ -63,7 +63,7 @@ def compare_with_baseline(
     differences: dict[Decimal, int] = {}
     values: dict[str, Decimal] = {}
     for trial_id in pairs:
-        value = context.subtract(to_decimal(mine[trial_id]), to_decimal(theirs[trial_id]))  # type: ignore[arg-type]
+        value = context.subtract(to_decimal(mine[trial_id]), to_decimal(theirs[trial_id]))
         values[trial_id] = value
         differences[value] = differences.get(value, 0) + 1
     side = interval_side(tally.policy)
@@ -90,13 +90,13 @@ def compare_with_baseline(
                     confidence=options.confidence,
                     side=side,
                     clusters=clusters,
-                    candidate=Sums.of(mine[t] for t in pairs),  # type: ignore[misc]
-                    baseline=Sums.of(theirs[t] for t in pairs),  # type: ignore[misc]
+                    candidate=Sums.of(mine[t] for t in pairs),
+                    baseline=Sums.of(theirs[t] for t in pairs),
                 )
             except InvalidEvidence as exc:
-                from ._confidence import _HINT
+                from ._confidence import BOUND_HINT
 
-                raise InvalidEvidence(exc.code, exc.message + _HINT) from None
+                raise InvalidEvidence(exc.code, exc.message + BOUND_HINT) from None
             interval = Interval(bound, threshold)
             meets = interval.meets
     return Regression(

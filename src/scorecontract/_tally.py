@@ -26,9 +26,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
     from decimal import Decimal
-    from typing import BinaryIO, Callable, Optional
+    from typing import Callable, Optional
 
+    from ._digest import Sink
     from ._policy import Policy
+    from ._read import Readable
     from ._samples import Row, SampleReader
     from ._score import Number
     from ._stats import Sums
@@ -74,7 +76,7 @@ class Tally:
         # trial's score, and its cluster, is kept: the clustered SE and the
         # per-trial differences need them.  Such lines take the full path.
         self.cluster_by = cluster_by
-        self.scores: dict[str, object] | None = {} if keep_scores or cluster_by is not None else None
+        self.scores: dict[str, Number] | None = {} if keep_scores or cluster_by is not None else None
         self.cluster_of: dict[str, object] = {}
         self.scheduled = scheduled
         self.fixed = ids is not None
@@ -96,8 +98,8 @@ class Tally:
         # producer wrote.  Within one type, equal values have one decimal
         # value (floats: the same repr, but for 0.0 and -0.0; Decimals and
         # ints compare exactly), so sharing an entry leaves the sum unchanged.
-        self.int_counts: dict[object, int] = {}
-        self.fraction_counts: dict[object, int] = {}
+        self.int_counts: dict[Number, int] = {}
+        self.fraction_counts: dict[Number, int] = {}
         self.size = 0
         self.by_code: dict[str, int] = {}
         # What becomes Report.invalid_observations and ignored_observations.
@@ -143,7 +145,9 @@ class Tally:
         self.observed += 1
         self._add(line, None, Verdict.INVALID, code, message, None)
 
-    def _add(self, line: int, trial_id: str | None, verdict: Verdict, code: str, message: str, score: object) -> None:
+    def _add(
+        self, line: int, trial_id: str | None, verdict: Verdict, code: str, message: str, score: Number | None
+    ) -> None:
         if trial_id is None:
             if not self.fixed:
                 # It may be a scheduled trial's only attempt, and under a bare
@@ -176,7 +180,11 @@ class Tally:
                         if self.fixed
                         else f"trial {trial_id!r} is beyond the {self.scheduled} scheduled trials"
                     )
-        if verdict is Verdict.INVALID:
+        if verdict is Verdict.INVALID or score is None:
+            if verdict is not Verdict.INVALID:
+                # Valid evidence always holds its score; were it not so, a
+                # defect must not count as evidence.
+                code, message = "internal-error", "valid evidence without a score; please report it"
             self._count_invalid(line, trial_id, code, message)
             if known and trials[trial_id] is None:
                 trials[trial_id] = line << 2 | _INVALID
@@ -217,7 +225,7 @@ class Tally:
         if self._room(self.invalid_list):
             self.invalid_list.append((line, trial_id, code, message, None))
 
-    def counted(self) -> Iterator[tuple[object, int]]:
+    def counted(self) -> Iterator[tuple[Number, int]]:
         """Yield ``(score, how many valid trials scored it)``."""
         yield from self.int_counts.items()
         yield from self.fraction_counts.items()
@@ -231,7 +239,7 @@ class Tally:
             # float), exactly: binary float sums drift, and a mean of 0.7
             # and 0.9 must meet a threshold of 0.8.
             for score, count in self.counted():
-                total = context.add(total, context.multiply(to_decimal(score), count))  # type: ignore[arg-type]
+                total = context.add(total, context.multiply(to_decimal(score), count))
         return total
 
     def sums(self) -> Sums:
@@ -270,7 +278,7 @@ class Tally:
 
 
 def cluster_sums(
-    cluster_of: Mapping[str, object], values: Mapping[str, object], trial_ids: Iterable[str]
+    cluster_of: Mapping[str, object], values: Mapping[str, Number], trial_ids: Iterable[str]
 ) -> list[tuple[int, Decimal | int]]:
     """``(count, exact total of values)`` per cluster of *trial_ids*."""
     context = exact_context()
@@ -281,7 +289,7 @@ def cluster_sums(
         if entry is None:
             entry = sums[key] = [0, 0]
         entry[0] += 1
-        entry[1] = context.add(entry[1], to_decimal(values[trial_id]))  # type: ignore[arg-type]
+        entry[1] = context.add(entry[1], to_decimal(values[trial_id]))
     return [(int(count), total) for count, total in sums.values()]
 
 
@@ -322,7 +330,7 @@ def _no_match(raw: bytes) -> None:
     return None
 
 
-def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: object) -> None:
+def stream_lines(stream: Readable, tally: Tally, max_line_bytes: int, digest: Sink) -> None:
     """Feed every line of *stream* to *tally*, counting bytes in ``tally.size``.
 
     Every byte read goes into *digest*.  A line longer than *max_line_bytes*
@@ -338,7 +346,7 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
     calls per line beyond the regex, the conversion and dict access.
     """
     read = stream.read
-    update = digest.update  # type: ignore[attr-defined]
+    update = digest.update
     policy = tally.policy
     id_first, score_first = canonical_trial_matchers()
     if tally.candidate is not None or tally.scores is not None or tally.reader is not None:
