@@ -9,6 +9,15 @@ from __future__ import annotations
 
 __all__ = ["REASONS", "InvalidEvidence", "PolicyError", "ScoreContractError"]
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # What every error's __reduce__ returns: the class and the arguments that
+    # rebuild it.  One type for the whole hierarchy, since each subclass is
+    # rebuilt from its own arguments and an override may not narrow them.
+    Reduced = tuple[Callable[..., object], tuple[object, ...]]
+
 # Every reason code the library can put on a decision, with the one-line
 # meaning documented in docs/reason-codes.md.  A test keeps this table, that
 # page and the codes actually raised in step.
@@ -135,7 +144,7 @@ class ScoreContractError(ValueError):
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
-    def __reduce__(self) -> tuple[type[ScoreContractError], tuple[str, str]]:
+    def __reduce__(self) -> Reduced:
         # Structured exceptions lose their fields when pickled through
         # BaseException.__reduce__; harnesses send errors across processes.
         return (type(self), (self.code, self.message))
@@ -181,12 +190,7 @@ class InvalidEvidence(ScoreContractError):
             return f"{self.code}: {self.message}"
         return f"{self.code}: {self.message}: line {self.lineno} column {self.colno} (char {self.pos})"
 
-    def __reduce__(  # type: ignore[override]
-        self,
-    ) -> tuple[
-        type[InvalidEvidence],
-        tuple[str, str, int | None, int | None, int | None],
-    ]:
+    def __reduce__(self) -> Reduced:
         return (
             type(self),
             (self.code, self.message, self.pos, self.lineno, self.colno),

@@ -67,6 +67,8 @@ if TYPE_CHECKING:
     from decimal import Decimal
     from typing import Optional, TypeGuard, Union
 
+    from ._errors import Reduced
+
     # A node's location: None for the root, else (parent location, key).
     _Loc = Optional[tuple["_Loc", Union[str, int]]]
     _Node = tuple[object, _Loc]
@@ -133,9 +135,8 @@ class NonFiniteRead(InvalidEvidence):
         self.path = path
         self.value = value
 
-    # InvalidEvidence.__reduce__ promises its own five arguments; this one
-    # is rebuilt from its two, which no annotation of the base can admit.
-    def __reduce__(self) -> tuple[type[NonFiniteRead], tuple[str, object]]:  # type: ignore[override]
+    # Rebuilt from its own two arguments, not InvalidEvidence's five.
+    def __reduce__(self) -> Reduced:
         return (type(self), (self.path, self.value))
 
 

@@ -38,6 +38,10 @@ from __future__ import annotations
 
 from ._errors import ScoreContractError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._errors import Reduced
+
 __all__ = ["ZstdError", "ZstdLimitError", "decompress", "xxh64"]
 
 
@@ -55,7 +59,7 @@ class ZstdError(ScoreContractError):
     def __str__(self) -> str:
         return self.message
 
-    def __reduce__(self) -> tuple[type[ZstdError], tuple[str]]:  # type: ignore[override]  # one field, not two
+    def __reduce__(self) -> Reduced:  # one field, not two
         return type(self), (self.message,)
 
 
@@ -70,7 +74,7 @@ class ZstdLimitError(ZstdError):
         super().__init__(message)
         self.limit = limit
 
-    def __reduce__(self) -> tuple[type[ZstdLimitError], tuple[str, int]]:  # type: ignore[override]  # adds limit
+    def __reduce__(self) -> Reduced:  # adds limit
         return type(self), (self.message, self.limit)
 
 
@@ -123,7 +127,6 @@ _OF_DEFAULT = (
     1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1,
 )  # fmt: skip
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     # A sequence decoding table: per state, the symbol's baseline, its
     # number of extra bits and their mask, the state's number of bits and
