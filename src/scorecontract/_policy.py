@@ -15,11 +15,12 @@ import re
 
 from ._describe import clip_text, describe_value, format_number
 from ._errors import PolicyError
-from ._score import number_problem, to_decimal
+from ._score import checked_number, to_decimal
 from ._value import Value
 
 TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from ._score import Number
@@ -37,6 +38,7 @@ __all__ = [
     "default_cache",
     "default_policy",
     "policy_for",
+    "policy_from_fields",
 ]
 
 DEFAULT_THRESHOLD = 0.8
@@ -71,11 +73,12 @@ else:
     UNSET = _Unset.UNSET
 
 
-def _check_number(name: str, value: object, exact: bool) -> None:
-    """Refuse a policy number that breaks the score's own numeric contract."""
-    problem = number_problem(value, exact)
-    if problem is not None:
-        raise PolicyError(f"bad-{name}", f"{name} is {problem[1]}")
+def _check_number(name: str, value: object, exact: bool) -> Number:
+    """Return *value*, refusing a policy number that breaks the score's own numeric contract."""
+    checked = checked_number(value, exact)
+    if isinstance(checked, tuple):
+        raise PolicyError(f"bad-{name}", f"{name} is {checked[1]}")
+    return checked
 
 
 def _bound(value: Number | None, exact: bool, side: float) -> Number:
@@ -307,6 +310,40 @@ class Policy(Value):
         confidence: Number | None = None,
         bound: str | None = None,
     ) -> None:
+        self._check_and_fill(
+            threshold,
+            minimum=minimum,
+            maximum=maximum,
+            version=version,
+            exact=exact,
+            review_owner=review_owner,
+            require_candidate=require_candidate,
+            direction=direction,
+            nonfinite_elsewhere=nonfinite_elsewhere,
+            require=require,
+            confidence=confidence,
+            bound=bound,
+        )
+
+    def _check_and_fill(
+        self,
+        threshold: object = DEFAULT_THRESHOLD,
+        *,
+        minimum: object = 0,
+        maximum: object = 1,
+        version: object = DEFAULT_VERSION,
+        exact: object = False,
+        review_owner: object = None,
+        require_candidate: object = False,
+        direction: object = "higher",
+        nonfinite_elsewhere: object = None,
+        require: object = (),
+        confidence: object = None,
+        bound: object = None,
+    ) -> None:
+        # The constructor's own checks, on values of any type: the typed
+        # signature is __init__'s, and values read from a file or a command
+        # line (policy_from_fields) come here as what they are.
         if type(exact) is not bool:
             raise PolicyError("bad-policy", f"exact must be true or false, not {describe_value(exact)}")
         if type(require_candidate) is not bool:
@@ -324,22 +361,20 @@ class Policy(Value):
         if nonfinite_stated:
             _check_choice("nonfinite_elsewhere", nonfinite_elsewhere, NONFINITE_ELSEWHERE)
         requirements = _check_requirements(require) if require != () else ()
-        if minimum is not None:
-            _check_number("bounds", minimum, exact)
-        if maximum is not None:
-            _check_number("bounds", maximum, exact)
-        _check_number("threshold", threshold, exact)
+        low = None if minimum is None else _check_number("bounds", minimum, exact)
+        high = None if maximum is None else _check_number("bounds", maximum, exact)
+        checked = _check_number("threshold", threshold, exact)
         limits: tuple[Number, Number, Number] = (
-            _bound(minimum, exact, -math.inf),
-            _bound(maximum, exact, math.inf),
-            to_decimal(threshold) if exact else threshold,
+            _bound(low, exact, -math.inf),
+            _bound(high, exact, math.inf),
+            to_decimal(checked) if exact else checked,
         )
-        low, high, limit = limits
-        if not low <= high:
+        lowest, highest, limit = limits
+        if not lowest <= highest:
             raise PolicyError(
                 "bad-bounds", f"bounds are inverted: min {format_number(minimum)} > max {format_number(maximum)}"
             )
-        if not low <= limit <= high:
+        if not lowest <= limit <= highest:
             raise PolicyError(
                 "bad-threshold",
                 f"threshold {format_number(threshold)} is outside the bounds "
@@ -350,7 +385,7 @@ class Policy(Value):
             from ._bound_rules import check_bound
 
             # The rules report(confidence=, bound=) applies, in one place.
-            check_bound(confidence, "clt" if bound is None else bound, minimum, maximum)
+            check_bound(confidence, "clt" if bound is None else bound, low, high)
             if confidence is None:
                 # Even "clt": a stated bound without a confidence decides nothing.
                 raise PolicyError("bad-policy", f"bound {bound!r} needs a confidence")
@@ -455,6 +490,19 @@ class Policy(Value):
         if self.bound is not None:
             result["bound"] = self.bound
         return result
+
+
+def policy_from_fields(fields: Mapping[str, object], /) -> Policy:
+    """Return the ``Policy`` of *fields*, ``Policy`` keywords and their values.
+
+    For values read from a policy file or a command line, whose types are
+    not known: each is checked exactly as ``Policy()`` checks it, with the
+    same codes and messages.  A key that is not a ``Policy`` keyword raises
+    ``TypeError``, as an unknown keyword does.
+    """
+    policy = Policy.__new__(Policy)
+    policy._check_and_fill(**fields)
+    return policy
 
 
 # The default policy, built on first use rather than at import (nothing

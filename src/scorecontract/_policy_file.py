@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ._encoding import decode_evidence
 from ._errors import InvalidEvidence, PolicyError
-from ._policy import Policy
+from ._policy import Policy, policy_from_fields
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ def _policy_from_document(document: dict[str, object], source: str) -> Policy:
         )
     arguments = {POLICY_KEYS[key][0]: value for key, value in document.items()}
     try:
-        return Policy(**arguments)  # type: ignore[arg-type]  # Policy validates
+        return policy_from_fields(arguments)
     except PolicyError as exc:
         raise PolicyError(exc.code, f"policy file {source}: {exc.message}") from None
 

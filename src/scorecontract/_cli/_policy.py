@@ -10,7 +10,7 @@ receipt.  Change the file (and its version) instead.
 from __future__ import annotations
 
 from .._errors import InvalidEvidence, PolicyError
-from .._policy import Policy, default_policy
+from .._policy import Policy, default_policy, policy_from_fields
 from ._options import conflict
 
 TYPE_CHECKING = False
@@ -77,12 +77,12 @@ def policy_option(
         return load_policy(path)
     if threshold is None and not changes:
         return Policy(exact=True) if exact else default_policy()
-    keywords = {keyword: value for _, keyword, value in changes}
+    fields: dict[str, object] = {keyword: value for _, keyword, value in changes}
+    fields["exact"] = exact
     try:
-        if threshold is None:
-            return Policy(exact=exact, **keywords)  # type: ignore[arg-type]  # Policy validates
-        value = number_option("--threshold", threshold, exact)
-        return Policy(value, exact=exact, **keywords)  # type: ignore[arg-type]
+        if threshold is not None:
+            fields["threshold"] = number_option("--threshold", threshold, exact)
+        return policy_from_fields(fields)
     except PolicyError as exc:
         if exc.code == "bad-threshold" and threshold is not None:
             raise PolicyError(exc.code, f"--threshold {ascii(threshold)}: {exc.message}") from None
