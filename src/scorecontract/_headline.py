@@ -22,6 +22,8 @@ from ._errors import PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from ._harnesses._base import Computed, Harness, Headline, Options, Reading, Trace
     from ._policy import Policy
     from ._score import Number
@@ -184,9 +186,9 @@ def fraction_outcome(found: Computed, policy: Policy) -> tuple[Verdict, str, str
     return Verdict.FAIL, "below-threshold", message, score
 
 
-def fraction_text(value: object) -> str:
+def fraction_text(value: Fraction) -> str:
     """A Fraction as its receipt shows it: ``4/5``, or ``3`` when whole."""
-    numerator, denominator = value.numerator, value.denominator  # type: ignore[attr-defined]
+    numerator, denominator = value.numerator, value.denominator
     return str(numerator) if denominator == 1 else f"{numerator}/{denominator}"
 
 

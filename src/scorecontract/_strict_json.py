@@ -741,8 +741,11 @@ def _duplicate_position(text: str, start: int) -> int | None:
     unescaping, as the decoder compares them).  Reads the text as the
     decoder does, strings through its own ``scanstring``.
     """
-    # typeshed leaves out json.decoder.scanstring, the decoder's own reader.
-    from json.decoder import scanstring  # type: ignore[attr-defined]
+    import json.decoder
+
+    # The decoder's own string reader, (text, end, strict) -> (string, end);
+    # typeshed leaves it out, so it is named by getattr and typed here.
+    scanstring: Callable[[str, int, bool], tuple[str, int]] = getattr(json.decoder, "scanstring")
 
     frames: list[_Frame] = []
     search = _TOKEN.search

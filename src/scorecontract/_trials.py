@@ -210,7 +210,14 @@ def cluster_key(record: object, cluster_by: str) -> tuple[object, tuple[str, str
     return (type(nodes[0]).__name__, nodes[0]), None
 
 
-class _Members(list):  # type: ignore[type-arg]  # a subscripted base would be computed at import
+if TYPE_CHECKING:
+    _Pairs = list[tuple[str, object]]
+else:
+    # The bare class at run time: a subscripted base would be computed at import.
+    _Pairs = list
+
+
+class _Members(_Pairs):
     """An object's members, told apart from an array by its type."""
 
     __slots__ = ()
