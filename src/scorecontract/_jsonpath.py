@@ -94,7 +94,6 @@ __all__ = [
     "Requirement",
     "compile_query",
     "compile_requirement",
-    "normalized_path",
     "query",
 ]
 

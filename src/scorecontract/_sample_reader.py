@@ -98,7 +98,7 @@ def clip(text: str, limit: int = 120) -> str:
 
 def path_under(base: str, *keys: str | int) -> str:
     """The normalized path (RFC 9535 section 2.7) of *keys* under *base*."""
-    from ._jsonpath import normalized_path
+    from ._normalized_path import normalized_path
 
     return base + normalized_path(keys)[1:]
 

@@ -427,7 +427,7 @@ def reconcile(
 
 def path(*keys: str | int) -> str:
     """The normalized path of *keys*, which is also a JSONPath query for them."""
-    from .._jsonpath import normalized_path
+    from .._normalized_path import normalized_path
 
     return normalized_path(keys)
 
