@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from ._constants import DEFAULT_MAX_BYTES
 from ._decide import checked_score, meets_threshold, outcome_message
-from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
+from ._encoding import decode_evidence
 from ._errors import InvalidEvidence, PolicyError
 from ._policy import UNSET, check_limit, default_cache, policy_for
 from ._provenance import check_binding, envelope_score

@@ -16,9 +16,10 @@ import enum
 import re
 import types
 
+from ._constants import DEFAULT_MAX_BYTES
 from ._decide import checked_score, decide_with_reason
 from ._describe import describe_value, format_number, json_kind
-from ._encoding import DEFAULT_MAX_BYTES, decode_evidence
+from ._encoding import decode_evidence
 from ._errors import InvalidEvidence, PolicyError, invalid_at
 from ._extract import find_json_text
 from ._policy import UNSET, check_limit, policy_for
