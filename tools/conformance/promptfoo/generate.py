@@ -277,6 +277,7 @@ def check(
     why: str,
     provider: str | None = None,
     allow_errors: bool = False,
+    allow_partial: bool = False,
     xfail: str | None = None,
 ) -> dict[str, Any]:
     options: list[str] = []
@@ -287,14 +288,26 @@ def check(
     if allow_errors:
         options.append("--allow-errors")
         source["allow_errors"] = True
+    if allow_partial:
+        options.append("--allow-partial")
+        source["allow_partial"] = True
     return common.gate("check", "promptfoo", options, source, threshold, verdict, code, why, xfail)
 
 
 def report(
-    threshold: str, verdict: str, code: str | None, why: str, metric: str | None = None, xfail: str | None = None
+    threshold: str,
+    verdict: str,
+    code: str | None,
+    why: str,
+    metric: str | None = None,
+    allow_partial: bool = False,
+    xfail: str | None = None,
 ) -> dict[str, Any]:
     options = [] if metric is None else ["--sample-metric", metric]
-    source = {} if metric is None else {"metric": metric}
+    source: dict[str, Any] = {} if metric is None else {"metric": metric}
+    if allow_partial:
+        options.append("--allow-partial")
+        source["allow_partial"] = True
     return common.gate("report", "promptfoo", options, source, threshold, verdict, code, why, xfail)
 
 
@@ -353,16 +366,19 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.7",
                     "INVALID",
                     "partial-run",
-                    "4 of the 10 tests config.tests lists ran: the 1.0 is not the run's",
-                    xfail="PASS meets-threshold: 4/4 = 1.0; config.tests (10 tests x 1 prompt x 1 provider) is not read",
+                    "4 of the 10 tests config.tests lists ran (10 tests x 1 prompt of results.prompts x repeat 1): "
+                    "the 1.0 is not the run's",
                 ),
-                report(
+                check(
                     "0.7",
-                    "INVALID",
-                    "partial-run",
-                    "the same 4 of 10",
-                    metric="pass",
-                    xfail="PASS meets-threshold: mean 1 (4.0 / 4); the population is stats' 4, config.tests is not read",
+                    "PASS",
+                    "meets-threshold",
+                    "--allow-partial gates the 4 that ran: 4/4",
+                    allow_partial=True,
+                ),
+                report("0.7", "INVALID", "partial-run", "the same 4 of 10, by the same rule", metric="pass"),
+                report(
+                    "0.7", "PASS", "meets-threshold", "--allow-partial: the 4 rows, 4/4", metric="pass", allow_partial=True
                 ),
             ],
         ),
@@ -373,9 +389,9 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.5",
                     "INVALID",
                     "partial-run",
-                    "4 of 10 tests ran, and the file records the range",
-                    xfail="PASS meets-threshold: 2/4 = 0.5; runtimeOptions.filterRange and config.tests are not read",
+                    "4 of the 10 tests of config.tests ran, and runtimeOptions.filterRange records the range",
                 ),
+                report("0.5", "INVALID", "partial-run", "the same 4 of 10, by the same rule", metric="pass"),
             ],
         ),
         "filter-sample/results.json": (
@@ -386,8 +402,7 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.7",
                     "INVALID",
                     "partial-run",
-                    "4 of the 10 listed tests ran",
-                    xfail="PASS meets-threshold: 3/4 = 0.75; config.tests is not read",
+                    "4 of the 10 tests config.tests lists ran; nothing else records the sample",
                 ),
             ],
         ),
@@ -401,8 +416,6 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "empty-run",
                     "no row, and a population of 0: the run scored nothing, as check says",
                     metric="pass",
-                    xfail="INVALID missing-evidence: the promptfoo output counts no tests (no trial is missing: the "
-                    "code for a run of 0 tests is empty-run, as check --from promptfoo gives)",
                 ),
             ],
         ),
@@ -442,10 +455,12 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.5",
                     "INVALID",
                     "grader-errors",
-                    "test 2 was never decided: its assertion crashed; promptfoo's failure is no verdict on the output",
-                    xfail="PASS meets-threshold: 3/4; a crashed assertion (failureReason 1, 'Custom function threw "
-                    "error') is counted as a failure",
+                    "test 2 was never decided: its assertion crashed (reason 'Custom function threw error: ...'); "
+                    "promptfoo's failure is no verdict on the output",
                 ),
+                check("0.75", "PASS", "meets-threshold", "3 of 4, the crashed test not passed", allow_errors=True),
+                check("0.76", "FAIL", "below-threshold", "3/4 < 0.76", allow_errors=True),
+                report("0.5", "INVALID", "missing-evidence", "the undecided row is no observation", metric="pass"),
             ],
         ),
         "nan-score/results.json": (
@@ -543,8 +558,8 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.5",
                     "INVALID",
                     code,
-                    f"the {kind} output holds no results.stats to declare a population; the refusal should say to "
-                    "write -o results.json, as check's does (today it gives only the JSON loader's message)",
+                    f"the {kind} output holds no results.stats to declare a population; the refusal says to write "
+                    "promptfoo eval -o results.json, as check's does",
                     metric="pass",
                 ),
             ],
