@@ -45,6 +45,7 @@ from ._base import (
     decode,
     literal,
     load,
+    names_of,
     no_such,
     one,
     path,
@@ -245,17 +246,50 @@ def _values(row: object) -> list[object]:
 _FILTERS = {"filterRange": "--filter-range", "providerFilter": "--filter-providers"}
 
 
-def _filters(document: object) -> list[str]:
-    """The filters promptfoo recorded for the run, each said as a reason it is partial."""
+def _filters(document: object, whole: bool) -> list[str]:
+    """The filters promptfoo recorded for the run, each said as a reason it is partial.
+
+    Of one prompt (not *whole*), a filter of providers or prompts leaves
+    its tests whole: only the others are dropped.
+    """
     options = at(document, "runtimeOptions")
-    if type(options) is not dict:
-        return []
-    return [
-        f"runtimeOptions.{key} {ascii(value) if type(value) is str else shown(value)} "
-        f"(promptfoo eval {_FILTERS.get(key, 'with a filter')})"
-        for key, value in options.items()
-        if (key in _FILTERS or key.startswith("filter")) and value is not None
-    ]
+    reasons = []
+    for key, value in options.items() if type(options) is dict else ():
+        if (key in _FILTERS or key.startswith("filter")) and value is not None and (whole or key != "providerFilter"):
+            flag = _FILTERS.get(key, "with a filter")
+            reasons.append(f"runtimeOptions.{key} {ascii(value) if type(value) is str else shown(value)} ({flag})")
+    unran = _unran(document) if whole else None
+    if unran is not None:
+        reasons.append(unran)
+    return reasons
+
+
+def _unran(document: object) -> str | None:
+    """Why a prompt of config.prompts did not run (--filter-prompts, which promptfoo records nowhere), or None.
+
+    Said only where the file shows it beyond doubt: config.prompts a list of
+    strings, each prompt that ran (results.prompts[].raw) one of them (so
+    none was read from a file), and no provider of config.providers limited
+    to some prompts.
+    """
+    listed = at(document, "config", "prompts")
+    ran = at(document, "results", "prompts")
+    providers = at(document, "config", "providers")
+    if type(listed) is not list or type(ran) is not list or type(providers) is not list:
+        return None
+    raws = [at(prompt, "raw") for prompt in ran]
+    if not all(type(text) is str for text in [*listed, *raws]) or not set(raws) <= set(listed):
+        return None
+    if any(at(provider, "prompts") is not ABSENT for provider in providers):
+        return None
+    done = set(raws)
+    missing = [text for text in dict.fromkeys(listed) if text not in done]
+    if not missing:
+        return None
+    return (
+        f"config.prompts lists {len(missing)} prompt{'s' if len(missing) != 1 else ''} that no entry of "
+        f"results.prompts ran ({names_of(missing, 3)}; promptfoo eval --filter-prompts records nothing else)"
+    )
 
 
 def _repeated(rows: list[tuple[int, object]]) -> Count | None:
@@ -325,7 +359,7 @@ def run_counts(
     declared = None if columns is None else _declared(document, every if type(every) is list else None, columns)
     if declared is not None:
         found.append(declared)
-    return found, rows, _filters(document)
+    return found, rows, _filters(document, index is None)
 
 
 def _check_tally(rows: list[object], where: str, counts: tuple[int, int, int], counted: str, what: str) -> None:
