@@ -8,6 +8,16 @@ rate is computed from the counts as an exact fraction.  Each row of
 ``results.results`` is one test of one prompt; promptfoo counts it once,
 as a pass, a failure or an error (``failureReason`` 2, ResultFailureReason
 .ERROR, whatever its ``success`` says).
+
+The population the run set out to cover is stated by the file itself:
+``config.tests`` holds every test promptfoo read (loaded from its CSV or
+YAML files too) before ``--filter-first-n``, ``--filter-sample``,
+``--filter-pattern`` or ``--filter-failing`` dropped any, none of which
+is recorded; ``results.prompts`` holds one entry per prompt and provider
+that ran, and ``runtimeOptions`` the repeat count and the two filters
+promptfoo does record (``filterRange``, ``providerFilter``).  Both
+``check --from promptfoo`` and ``report --from promptfoo`` hand all of
+these to the one coverage rule (``_base.reconcile``).
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ from ._base import (
     decode,
     literal,
     load,
+    names_of,
     no_such,
     one,
     path,
@@ -50,7 +61,7 @@ if TYPE_CHECKING:
     from .._sample_reader import Codes, Placed, Row
     from ._base import Options, Trace
 
-__all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE", "grader_failed", "run_counts", "tally"]
+__all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE", "run_counts", "tally", "ungraded"]
 
 NAME = "promptfoo"
 TITLE = "promptfoo"
@@ -82,14 +93,24 @@ def tally(rows: list[object]) -> tuple[int, int, int]:
     return passes, len(rows) - passes - errors, errors
 
 
-def grader_failed(row: object) -> bool:
-    """Whether promptfoo's grader failed on *row*: a graderError in its grading result.
+# How promptfoo 0.123.1 writes an assertion that crashed: the catch of its
+# javascript, python and ruby handlers (src/assertions/javascript.ts,
+# python.ts, ruby.ts) returns pass false, score 0 and one of these reasons.
+_CRASHED = ("Custom function threw error: ", "Python code execution failed: ", "Ruby code execution failed: ")
 
-    promptfoo marks a grader that errs (a transport or parse error of an
-    llm-rubric, g-eval, classifier, ...) with metadata.graderError on the
-    component's grading result, and counts the row as an ordinary failure
-    (failureReason 1): a low threshold would pass on failures no grader
-    decided.
+
+def ungraded(row: object) -> str | None:
+    """Why no grader decided promptfoo's *row*, or None when one did.
+
+    promptfoo counts both of these as ordinary failures (failureReason 1),
+    so a low threshold would pass on failures nothing decided:
+
+    - a grader that errs (a transport or parse error of an llm-rubric,
+      g-eval, classifier, ...): metadata.graderError on the component's
+      grading result;
+    - an assertion that crashed (a javascript, python or ruby assertion
+      that threw): pass false with the reason ``Custom function threw
+      error: ...`` (``Python code execution failed: ...``).
     """
     pending = [at(row, "gradingResult")]
     seen = 0
@@ -97,24 +118,27 @@ def grader_failed(row: object) -> bool:
         result = pending.pop()
         seen += 1
         if at(result, "metadata", "graderError") is True:
-            return True
+            return "its grader failed (gradingResult metadata.graderError)"
+        reason = at(result, "reason")
+        if at(result, "pass") is False and type(reason) is str and reason.startswith(_CRASHED):
+            return f"its assertion crashed ({ascii(reason.split(':', 1)[0])})"
         components = at(result, "componentResults")
         if type(components) is list:
             pending.extend(components)
-    return False
+    return None
 
 
-def _rows(document: object, index: int | None) -> tuple[list[object] | None, str]:
-    """The rows of results.results (of promptIdx *index*), or None when the file has none."""
+def _rows(document: object, index: int | None) -> tuple[list[tuple[int, object]] | None, str]:
+    """The rows of results.results (of promptIdx *index*), each with its place, or None when the file has none."""
     rows = at(document, "results", "results")
     if rows is ABSENT:
         return None, "rows in results.results"
     if type(rows) is not list:
         raise InvalidEvidence("wrong-type", f"promptfoo's results.results is {shown(rows)}, not a list")
     if index is None:
-        return rows, "rows in results.results"
+        return list(enumerate(rows)), "rows in results.results"
     # The prompt's position in results.prompts is the rows' promptIdx.
-    mine: list[object] = []
+    mine: list[tuple[int, object]] = []
     for number, row in enumerate(rows):
         prompt = at(row, "promptIdx")
         if type(prompt) is not int:
@@ -123,38 +147,219 @@ def _rows(document: object, index: int | None) -> tuple[list[object] | None, str
                 f"promptfoo's row $['results']['results'][{number}] has promptIdx {shown(prompt)}, not a whole number",
             )
         if prompt == index:
-            mine.append(row)
+            mine.append((number, row))
     return mine, f"rows of promptIdx {index} in results.results"
+
+
+def _mapping(owner: object, key: str) -> dict[str, object] | None:
+    """*owner*'s member *key* as promptfoo reads it: absent or null is {}, an object itself, else None."""
+    value = at(owner, key)
+    if value is ABSENT or value is None:
+        return {}
+    return value if type(value) is dict else None
+
+
+def _spread(value: object) -> int:
+    """How many tests promptfoo makes of the var *value*, or 0 when it makes one.
+
+    generateVarCombinations (src/evaluator.ts) expands an array whose first
+    element is a string into one test per element; any other value is one.
+    """
+    if type(value) is list and value and type(value[0]) is str:
+        return len(value)
+    return 0
+
+
+def _declared(document: object, rows: list[object] | None, columns: int) -> Count | None:
+    """The rows promptfoo's config says the run makes for *columns* prompts, or None where it cannot say.
+
+    promptfoo 0.123.1 (src/evaluator.ts, appendRunEvalOptionsForTestCase)
+    makes, for each test of ``config.tests`` and each prompt, one row per
+    combination of its vars and repeat: the test's ``options.repeat`` (or
+    defaultTest's), else ``runtimeOptions.repeat``.  The count is left
+    unstated, not guessed, where the file does not fix it: tests that are
+    not objects, scenarios, a red team, vars read from files or
+    transformed (``transformVars``), per-test prompt or provider filters,
+    or ``disableVarExpansion``.  PROMPTFOO_DISABLE_VAR_EXPANSION, which the
+    file does not record, shows in the rows: a row whose var is the whole
+    array.
+    """
+    config = at(document, "config")
+    tests = at(config, "tests")
+    repeat = at(document, "runtimeOptions", "repeat")
+    scenarios = at(config, "scenarios")
+    default = _mapping(config, "defaultTest")
+    if type(tests) is not list or not tests or type(repeat) is not int or repeat < 1 or default is None:
+        return None
+    if not (scenarios is ABSENT or scenarios is None or scenarios == []) or at(config, "redteam") not in (ABSENT, None):
+        return None
+    base_vars, base_options = _mapping(default, "vars"), _mapping(default, "options")
+    if base_vars is None or base_options is None:
+        return None
+    whole = None if rows is None else any(_spread(value) for row in rows for value in _values(row))
+    total = 0
+    for test in tests:
+        variables, options = _mapping(test, "vars"), _mapping(test, "options")
+        if type(test) is not dict or variables is None or options is None:
+            return None
+        variables, options = {**base_vars, **variables}, {**base_options, **options}
+        for key in ("prompts", "providers"):
+            # testCase.prompts ?? defaultTest.prompts (prepareTestCaseForEval)
+            if test.get(key) is not None or default.get(key) is not None:
+                return None
+        if options.get("transformVars") is not None:
+            return None
+        combinations = 1
+        for value in variables.values():
+            if type(value) is str and value.startswith("file://"):
+                return None  # a glob: one test per file it matches
+            spread = _spread(value)
+            if spread:
+                if whole is None or options.get("disableVarExpansion") not in (None, False):
+                    return None
+                combinations *= 1 if whole else spread
+        each = options.get("repeat")
+        if type(each) is float:
+            return None
+        # normalizeRepeatCount: a safe integer above 0, else the run's repeat.
+        runs = repeat
+        if type(each) is int and 0 < each < 2**53:
+            runs = each
+        total += combinations * runs
+    return Count(
+        total * columns,
+        f"config.tests ({len(tests)} tests, with their var combinations and repeats) x {columns} "
+        f"prompt{'s' if columns != 1 else ''} of results.prompts",
+        path("config", "tests"),
+        "declared",
+    )
+
+
+def _values(row: object) -> list[object]:
+    """The values of *row*'s vars (none unless an object)."""
+    variables = at(row, "vars")
+    return list(variables.values()) if type(variables) is dict else []
+
+
+# The filters promptfoo 0.123.1 records in runtimeOptions (src/commands/eval.ts),
+# by the flag that sets them; any other filter* member counts as one too.
+_FILTERS = {"filterRange": "--filter-range", "providerFilter": "--filter-providers"}
+
+
+def _filters(document: object, whole: bool) -> list[str]:
+    """The filters promptfoo recorded for the run, each said as a reason it is partial.
+
+    Of one prompt (not *whole*), a filter of providers or prompts leaves
+    its tests whole: only the others are dropped.
+    """
+    options = at(document, "runtimeOptions")
+    reasons = []
+    for key, value in options.items() if type(options) is dict else ():
+        if (key in _FILTERS or key.startswith("filter")) and value is not None and (whole or key != "providerFilter"):
+            flag = _FILTERS.get(key, "with a filter")
+            reasons.append(f"runtimeOptions.{key} {ascii(value) if type(value) is str else shown(value)} ({flag})")
+    unran = _unran(document) if whole else None
+    if unran is not None:
+        reasons.append(unran)
+    return reasons
+
+
+def _unran(document: object) -> str | None:
+    """Why a prompt of config.prompts did not run (--filter-prompts, which promptfoo records nowhere), or None.
+
+    Said only where the file shows it beyond doubt: config.prompts a list of
+    strings, each prompt that ran (results.prompts[].raw) one of them (so
+    none was read from a file), and no provider of config.providers limited
+    to some prompts.
+    """
+    listed = at(document, "config", "prompts")
+    ran = at(document, "results", "prompts")
+    providers = at(document, "config", "providers")
+    if type(listed) is not list or type(ran) is not list or type(providers) is not list:
+        return None
+    raws = [at(prompt, "raw") for prompt in ran]
+    if not all(type(text) is str for text in [*listed, *raws]) or not set(raws) <= set(listed):
+        return None
+    if any(at(provider, "prompts") is not ABSENT for provider in providers):
+        return None
+    done = set(raws)
+    missing = [text for text in dict.fromkeys(listed) if text not in done]
+    if not missing:
+        return None
+    return (
+        f"config.prompts lists {len(missing)} prompt{'s' if len(missing) != 1 else ''} that no entry of "
+        f"results.prompts ran ({names_of(missing, 3)}; promptfoo eval --filter-prompts records nothing else)"
+    )
+
+
+def _repeated(rows: list[tuple[int, object]]) -> Count | None:
+    """A count of the distinct tests among *rows* when some row repeats another's, or None.
+
+    A row is one (testIdx, promptIdx, repeatIndex) of the run: a second is
+    no second test, and could stand in for one that is missing.  Rows whose
+    ids are not whole numbers are left to the reader, which refuses them.
+    """
+    seen: dict[tuple[object, ...], int] = {}
+    first: tuple[int, int] | None = None
+    repeats = 0
+    for number, row in rows:
+        test, prompt, repeat = (at(row, name) for name in ("testIdx", "promptIdx", "repeatIndex"))
+        if type(test) is not int or type(prompt) is not int or not (repeat is ABSENT or type(repeat) is int):
+            continue
+        key = (test, prompt, None if repeat is ABSENT else repeat)
+        if key in seen:
+            first = first or (number, seen[key])
+            repeats += 1
+        else:
+            seen[key] = number
+    if first is None:
+        return None
+    return Count(
+        len(rows) - repeats,
+        f"distinct (testIdx, promptIdx, repeatIndex) of the rows (row [{first[0]}] repeats row [{first[1]}])",
+        path("results", "results"),
+        "covered",
+    )
 
 
 def run_counts(
     document: object, where: str, counts: tuple[int, int, int], names: Sequence[str], index: int | None
-) -> tuple[list[Count], list[object] | None]:
-    """Every count promptfoo's file states of the tests at *where*, and the rows behind them.
+) -> tuple[list[Count], list[tuple[int, object]] | None, list[str]]:
+    """Every count promptfoo's file states of the tests at *where*, the rows behind them, and its filters.
 
     promptfoo writes one row in results.results per test, prompt and
     repeat, and counts each row once in stats (and in its prompt's
-    metrics), as a pass, a failure or an error.  ``check --from promptfoo``
-    and ``report --from promptfoo`` reconcile the same counts.
+    metrics), as a pass, a failure or an error; config.tests and
+    runtimeOptions say how many rows the run was to write.  ``check --from
+    promptfoo`` and ``report --from promptfoo`` reconcile the same counts.
     """
     found = [Count(sum(counts), " + ".join(names), where, "covered")]
     rows, what = _rows(document, index)
     if rows is not None:
         found.append(Count(len(rows), what, path("results", "results"), "covered"))
+        repeated = _repeated(rows)
+        if repeated is not None:
+            found.append(repeated)
+    prompts = at(document, "results", "prompts")
     if index is None:
-        prompts = at(document, "results", "prompts")
         sums: list[int] = []
         for prompt in prompts if type(prompts) is list else []:
             metrics = at(prompt, "metrics")
             parts = [at(metrics, name) for name in ("testPassCount", "testFailCount", "testErrorCount")]
-            if not all(type(part) is int and part >= 0 for part in parts):
+            whole = [part for part in parts if type(part) is int and part >= 0]
+            if len(whole) != len(parts):
                 sums = []
                 break
-            sums.append(sum(parts))  # type: ignore[arg-type]
+            sums.append(sum(whole))
         if sums:
             label = "testPassCount + testFailCount + testErrorCount of every prompt"
             found.append(Count(sum(sums), label, path("results", "prompts"), "covered"))
-    return found, rows
+    columns = 1 if index is not None else len(prompts) if type(prompts) is list else None
+    every = at(document, "results", "results")
+    declared = None if columns is None else _declared(document, every if type(every) is list else None, columns)
+    if declared is not None:
+        found.append(declared)
+    return found, rows, _filters(document, index is None)
 
 
 def _check_tally(rows: list[object], where: str, counts: tuple[int, int, int], counted: str, what: str) -> None:
@@ -172,17 +377,17 @@ def _check_tally(rows: list[object], where: str, counts: tuple[int, int, int], c
         )
 
 
-def _grader_errors(rows: list[object] | None, errors: int, where: str, names: Sequence[str]) -> str | None:
+def _grader_errors(rows: list[tuple[int, object]] | None, errors: int, where: str, names: Sequence[str]) -> str | None:
     """Why the tests at *where* include some never graded, or None."""
-    graders = [number for number, row in enumerate(rows or []) if grader_failed(row)]
+    graders = [(number, why) for number, why in ((number, ungraded(row)) for number, row in rows or []) if why]
     said = []
     if errors:
         said.append(f"{errors} error{'s' if errors != 1 else ''} ({names[2]} at {where})")
     if graders:
+        number, why = graders[0]
         said.append(
-            f"{len(graders)} row{'s' if len(graders) != 1 else ''} whose grader failed "
-            f"(gradingResult metadata.graderError, the first at $['results']['results'][{graders[0]}]), which "
-            "promptfoo counts as failures"
+            f"{len(graders)} row{'s' if len(graders) != 1 else ''} that no grader decided, which promptfoo counts "
+            f"as failures (the first, $['results']['results'][{number}]: {why})"
         )
     return "; ".join(said) or None
 
@@ -216,25 +421,45 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     listed = split_records(records, where, policy) if records else []
     passed, failed, errors = (count(at(counts, name), f"promptfoo's {name} at {where}") for name in names)
     index = None if provider is None else int(where.rsplit("][", 2)[-2])
-    found, rows = run_counts(document, where, (passed, failed, errors), names, index)
-    ungraded = _grader_errors(rows, errors, where, names)
-    if ungraded is not None and not options.switch("allow_errors"):
+    found, rows, filters = run_counts(document, where, (passed, failed, errors), names, index)
+    never = _grader_errors(rows, errors, where, names)
+    if never is not None and not options.switch("allow_errors"):
         raise InvalidEvidence(
             "grader-errors",
-            f"promptfoo reports {ungraded}: those tests were never graded; pass --allow-errors to count them as not "
+            f"promptfoo reports {never}: those tests were never graded; pass --allow-errors to count them as not "
             "passed",
         )
-    total = passed + failed + errors
-    if total == 0:
-        raise InvalidEvidence("empty-run", f"promptfoo ran no tests ({' + '.join(names)} is 0 at {where})")
-    reconcile(found, harness="promptfoo", unit="tests", allow_partial=False)
+    total, notes = reconcile(
+        found, harness="promptfoo", unit="tests", allow_partial=options.switch("allow_partial"), reasons=filters
+    )
+    if notes:
+        trace.origin.append(("partial", notes[0]))
     if rows is not None:
-        _check_tally(rows, where, (passed, failed, errors), " + ".join(names), found[1].what)
+        _check_tally([row for _, row in rows], where, (passed, failed, errors), " + ".join(names), found[1].what)
     return Computed(Fraction(passed, total), what, where, policy, listed)
 
 
 # The outputs promptfoo eval -o writes besides JSON, by how they start.
 _OTHER_FORMATS = (("<", "HTML or XML (junit.xml)"), ("-", "YAML"), ("id,", "CSV"))
+
+
+def _other_format(text: str, exc: InvalidEvidence) -> InvalidEvidence:
+    """The refusal of *text*, which the JSON loader refused with *exc*: which output to write, if it is promptfoo's."""
+    if exc.code not in ("syntax", "trailing-data"):
+        return exc
+    start = text.lstrip()
+    kind = next((name for prefix, name in _OTHER_FORMATS if start.startswith(prefix)), None)
+    if kind is None and exc.code == "trailing-data" and start.startswith("{"):
+        kind = "JSON Lines (rows only, no stats)"
+    if kind is None:
+        kind = "YAML or CSV" if ":" in start.split("\n", 1)[0] or "," in start.split("\n", 1)[0] else None
+    if kind is None:
+        return exc
+    return InvalidEvidence(
+        exc.code,
+        f"this looks like promptfoo's {kind} output, which holds no counts to gate: write JSON with "
+        "promptfoo eval -o results.json and gate that",
+    )
 
 
 def _load(raw: bytes | str, max_bytes: int, policy: Policy) -> tuple[object, list[tuple[str, str]]]:
@@ -243,21 +468,10 @@ def _load(raw: bytes | str, max_bytes: int, policy: Policy) -> tuple[object, lis
     try:
         document, records = load(text, policy)
     except InvalidEvidence as exc:
-        if exc.code not in ("syntax", "trailing-data"):
+        refusal = _other_format(text, exc)
+        if refusal is exc:
             raise
-        start = text.lstrip()
-        kind = next((name for prefix, name in _OTHER_FORMATS if start.startswith(prefix)), None)
-        if kind is None and exc.code == "trailing-data" and start.startswith("{"):
-            kind = "JSON Lines (rows only, no stats)"
-        if kind is None:
-            kind = "YAML or CSV" if ":" in start.split("\n", 1)[0] or "," in start.split("\n", 1)[0] else None
-        if kind is None:
-            raise
-        raise InvalidEvidence(
-            exc.code,
-            f"this looks like promptfoo's {kind} output, which holds no counts to gate: write JSON with "
-            "promptfoo eval -o results.json and gate that",
-        ) from None
+        raise refusal from None
     if type(at(document, "results", "stats")) is not dict:
         raise InvalidEvidence(
             "not-an-object" if type(document) is not dict else "missing-member",
@@ -267,20 +481,25 @@ def _load(raw: bytes | str, max_bytes: int, policy: Policy) -> tuple[object, lis
     return document, records
 
 
+_PARTIAL = "gate a run of part of its tests (--filter-first-n, --filter-range, --filter-sample, a pause)"
+
 HEADLINE = Headline(
     options=(
         Option("provider", "gate the prompt whose provider is LABEL, not the whole run"),
         Option("allow_errors", "gate a run with errors, counting each as not passed", default=False),
+        Option("allow_partial", _PARTIAL),
     ),
     file="`promptfoo eval -o results.json`",
     selects="the pass rate successes / (successes + failures + errors) of results.stats, or with --provider "
     "testPassCount / (testPassCount + testFailCount + testErrorCount) of the prompt whose provider is LABEL, "
     "computed as an exact fraction; never metrics.score, which is a sum",
-    requires="every count a whole number; no errors, counting rows whose grader failed "
-    "(componentResults[].metadata.graderError) (else INVALID grader-errors; --allow-errors counts them as not "
-    "passed); at least one test (else INVALID empty-run); the counts, the rows in results.results (of that prompt's "
-    "promptIdx, with --provider) and every prompt's counts agree, and the rows' passes and errors with theirs (else "
-    "INVALID population-mismatch)",
+    requires="every count a whole number; no errors, counting rows no grader decided "
+    "(componentResults[].metadata.graderError, an assertion that crashed) (else INVALID grader-errors; "
+    "--allow-errors counts them as not passed); the counts, the rows in results.results (of that prompt's "
+    "promptIdx, with --provider), each a distinct testIdx and promptIdx, and every prompt's counts agree, and the "
+    "rows' passes and errors with theirs (else INVALID population-mismatch); at least one test (else INVALID "
+    "empty-run); every test of config.tests, times its var combinations, repeats and the prompts, ran, and no "
+    "filter is recorded in runtimeOptions (else INVALID partial-run, unless --allow-partial)",
     lists="NaN and infinities outside the counts (promptfoo writes none: its NaN becomes null)",
     gate=_gate,
     nonfinite="promptfoo's counts are whole numbers",
@@ -303,24 +522,35 @@ class _Reader(SampleReader):
                 "bad-option", f"report --from promptfoo scores a row by 'score' or 'pass', not {shown(metric)}"
             )
         self.metric = metric
+        self.allow_partial = options.switch("allow_partial")
 
     def description(self) -> dict[str, object]:
-        return {"harness": "promptfoo", "metric": self.metric}
+        return {"harness": "promptfoo", "metric": self.metric, "allow_partial": self.allow_partial}
 
     def document(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
-        output, codes = load_with_codes(data, max_bytes, self.policy.exact)
+        try:
+            output, codes = load_with_codes(data, max_bytes, self.policy.exact)
+        except InvalidEvidence as exc:
+            # Enough of the start to tell promptfoo's other outputs apart.
+            refusal = _other_format(data[:65536].decode("utf-8", "replace"), exc)
+            if refusal is exc:
+                raise
+            raise refusal from None
         rows = at(output, "results", "results")
         if type(rows) is not list:
             raise InvalidEvidence("missing-member", "the promptfoo output has no results.results array of rows")
         stats = at(output, "results", "stats")
+        where = "$['results']['stats']"
         names = ("successes", "failures", "errors")
-        counts = tuple(declared_count(at(stats, name), f"results.stats.{name}", "promptfoo output") for name in names)
-        if not sum(counts):
-            raise InvalidEvidence("missing-evidence", "the promptfoo output counts no tests: there is nothing to gate")
+        passed, failed, errors = (
+            declared_count(at(stats, name), f"results.stats.{name}", "promptfoo output") for name in names
+        )
         # The rule check --from promptfoo applies to the same counts.
-        found, _ = run_counts(output, "$['results']['stats']", counts, names, None)  # type: ignore[arg-type]
-        population, _ = reconcile(found, harness="promptfoo", unit="tests", allow_partial=False)
-        _check_tally(rows, "$['results']['stats']", counts, " + ".join(names), "rows in results.results")  # type: ignore[arg-type]
+        found, _, filters = run_counts(output, where, (passed, failed, errors), names, None)
+        population, _ = reconcile(
+            found, harness="promptfoo", unit="tests", allow_partial=self.allow_partial, reasons=filters
+        )
+        _check_tally(rows, where, (passed, failed, errors), " + ".join(names), "rows in results.results")
         placed: list[Placed] = []
         for index, row in enumerate(rows):
             base = f"$['results']['results'][{index}]"
@@ -354,12 +584,12 @@ class _Reader(SampleReader):
             return invalid_row(
                 trial_id, "grader-errors", f"promptfoo recorded an error for this row (failureReason 2){why}"
             )
-        if grader_failed(row):
+        never = ungraded(row)
+        if never is not None:
             return invalid_row(
                 trial_id,
                 "grader-errors",
-                "promptfoo's grader failed on this row (gradingResult metadata.graderError): it was never graded, "
-                "whatever promptfoo counts it as",
+                f"no grader decided this row: {never}; promptfoo counts it as a failure, but it was never graded",
             )
         if self.metric == "pass":
             success = row.get("success", ABSENT)
@@ -382,6 +612,9 @@ def _reader(options: Options, policy: Policy, names: Sequence[str | None]) -> Sa
 
 
 SAMPLES = Samples(
-    options=(Option("metric", "score (default) or pass: what of a row is its score"),),
+    options=(
+        Option("metric", "score (default) or pass: what of a row is its score"),
+        Option("allow_partial", _PARTIAL),
+    ),
     reader=_reader,
 )

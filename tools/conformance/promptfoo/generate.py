@@ -106,6 +106,29 @@ SMALL = dict(
         for n, city in enumerate(CITIES[:4])
     ],
 )
+# Two prompts, two echo providers (4 columns), and vars promptfoo expands:
+# t0's x, an array of strings, is 3 tests (x = q fails); t1's y, an array of
+# numbers, is one value; t2 repeats twice. 6 rows a column, 5 pass: 20 of 24.
+VARS = {
+    "description": "two prompts, two providers, vars that expand, a repeated test",
+    "prompts": ["A {{x}} {{y}}", "B {{x}} {{y}}"],
+    "providers": [{"id": "echo", "label": "echo"}, {"id": "echo", "label": "e2"}],
+    "defaultTest": {"assert": [{"type": "javascript", "value": "!output.includes('q')"}]},
+    "tests": [
+        {"description": "t0", "vars": {"x": ["p", "q", "r"], "y": "s"}},
+        {"description": "t1", "vars": {"x": "t", "y": [1, 2]}},
+        {"description": "t2", "vars": {"x": "u", "y": "v"}, "options": {"repeat": 2}},
+    ],
+}
+# Tests read from a CSV file (promptfoo writes them, loaded, into config.tests): 4 of 5 pass.
+CSV = {
+    "description": "tests from tests.csv, one wrong",
+    "prompts": ["Q: SAY:{{said}}"],
+    "providers": ["echo"],
+    "defaultTest": {"assert": [{"type": "contains", "value": "{{expected}}"}]},
+    "tests": "file://tests.csv",
+}
+CSV_ROWS = "said,expected\nparis,paris\nrome,rome\nwrong,bern\noslo,oslo\nlima,lima\n"
 UNGUARDED = ["pass", "pass", "fail", "none", "zero", "yes"]
 # No file:// in the guard's config: promptfoo would resolve it itself.
 GUARD = {"id": "file://grader_guard.py", "config": {"grader": "scripted_grader.py"}}
@@ -190,7 +213,17 @@ RUNS: dict[str, tuple[dict[str, Any], list[str], list[str]]] = {
     "grader-error": (rubric(["pass", "pass", "error", "fail"], "file://scripted_grader.py"), [], ["json"]),
     "grader-raise": (rubric(["pass", "pass", "raise", "fail"], "file://scripted_grader.py"), [], ["json"]),
     "guarded": (rubric(UNGUARDED, GUARD), [], ["json"]),
+    "vars": (VARS, [], ["json"]),
+    "vars-first-n": (VARS, ["--filter-first-n", "2"], ["json"]),
+    "vars-unexpanded": (VARS, [], ["json"]),
+    "filter-providers": (VARS, ["--filter-providers", "e2"], ["json"]),
+    "filter-prompts": (VARS, ["--filter-prompts", "^B"], ["json"]),
+    "tests-csv": (CSV, [], ["json"]),
+    "tests-csv-sample": (CSV, ["--filter-sample", "2", "--filter-sample-seed", "7"], ["json"]),
 }
+# A run's own environment, and the files it reads beside its config.
+RUN_ENV = {"vars-unexpanded": {"PROMPTFOO_DISABLE_VAR_EXPANSION": "1"}}
+RUN_FILES = {"tests-csv": {"tests.csv": CSV_ROWS}, "tests-csv-sample": {"tests.csv": CSV_ROWS}}
 
 
 def tools(work: Path) -> tuple[str, dict[str, str]]:
@@ -232,6 +265,8 @@ def run(work: Path, name: str, promptfoo: str, env: dict[str, str]) -> Path:
     shutil.copyfile(common.ROOT / "integrations" / "promptfoo" / "grader_guard.py", folder / "grader_guard.py")
     # JSON is YAML: promptfoo reads it as the YAML it expects.
     (folder / "promptfooconfig.yaml").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    for file, text in RUN_FILES.get(name, {}).items():
+        (folder / file).write_text(text, encoding="utf-8")
     outputs = [f"results.{kind}" for kind in formats]
     argv = [
         promptfoo,
@@ -247,7 +282,7 @@ def run(work: Path, name: str, promptfoo: str, env: dict[str, str]) -> Path:
         "1",
         *extra,
     ]
-    done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True)
+    done = subprocess.run(argv, cwd=folder, env={**env, **RUN_ENV.get(name, {})}, capture_output=True, text=True)
     (work / f"{name}.log").write_text(f"exit {done.returncode}\n{done.stdout}{done.stderr}", encoding="utf-8")
     missing = [out for out in outputs if not (folder / out).is_file()]
     # promptfoo exits 100 when the pass rate is below PROMPTFOO_PASS_RATE_THRESHOLD (100).
@@ -277,6 +312,7 @@ def check(
     why: str,
     provider: str | None = None,
     allow_errors: bool = False,
+    allow_partial: bool = False,
     xfail: str | None = None,
 ) -> dict[str, Any]:
     options: list[str] = []
@@ -287,14 +323,26 @@ def check(
     if allow_errors:
         options.append("--allow-errors")
         source["allow_errors"] = True
+    if allow_partial:
+        options.append("--allow-partial")
+        source["allow_partial"] = True
     return common.gate("check", "promptfoo", options, source, threshold, verdict, code, why, xfail)
 
 
 def report(
-    threshold: str, verdict: str, code: str | None, why: str, metric: str | None = None, xfail: str | None = None
+    threshold: str,
+    verdict: str,
+    code: str | None,
+    why: str,
+    metric: str | None = None,
+    allow_partial: bool = False,
+    xfail: str | None = None,
 ) -> dict[str, Any]:
     options = [] if metric is None else ["--sample-metric", metric]
-    source = {} if metric is None else {"metric": metric}
+    source: dict[str, Any] = {} if metric is None else {"metric": metric}
+    if allow_partial:
+        options.append("--allow-partial")
+        source["allow_partial"] = True
     return common.gate("report", "promptfoo", options, source, threshold, verdict, code, why, xfail)
 
 
@@ -353,16 +401,24 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.7",
                     "INVALID",
                     "partial-run",
-                    "4 of the 10 tests config.tests lists ran: the 1.0 is not the run's",
-                    xfail="PASS meets-threshold: 4/4 = 1.0; config.tests (10 tests x 1 prompt x 1 provider) is not read",
+                    "4 of the 10 tests config.tests lists ran (10 tests x 1 prompt of results.prompts x repeat 1): "
+                    "the 1.0 is not the run's",
                 ),
+                check(
+                    "0.7",
+                    "PASS",
+                    "meets-threshold",
+                    "--allow-partial gates the 4 that ran: 4/4",
+                    allow_partial=True,
+                ),
+                report("0.7", "INVALID", "partial-run", "the same 4 of 10, by the same rule", metric="pass"),
                 report(
                     "0.7",
-                    "INVALID",
-                    "partial-run",
-                    "the same 4 of 10",
+                    "PASS",
+                    "meets-threshold",
+                    "--allow-partial: the 4 rows, 4/4",
                     metric="pass",
-                    xfail="PASS meets-threshold: mean 1 (4.0 / 4); the population is stats' 4, config.tests is not read",
+                    allow_partial=True,
                 ),
             ],
         ),
@@ -373,9 +429,9 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.5",
                     "INVALID",
                     "partial-run",
-                    "4 of 10 tests ran, and the file records the range",
-                    xfail="PASS meets-threshold: 2/4 = 0.5; runtimeOptions.filterRange and config.tests are not read",
+                    "4 of the 10 tests of config.tests ran, and runtimeOptions.filterRange records the range",
                 ),
+                report("0.5", "INVALID", "partial-run", "the same 4 of 10, by the same rule", metric="pass"),
             ],
         ),
         "filter-sample/results.json": (
@@ -386,8 +442,7 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.7",
                     "INVALID",
                     "partial-run",
-                    "4 of the 10 listed tests ran",
-                    xfail="PASS meets-threshold: 3/4 = 0.75; config.tests is not read",
+                    "4 of the 10 tests config.tests lists ran; nothing else records the sample",
                 ),
             ],
         ),
@@ -401,8 +456,6 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "empty-run",
                     "no row, and a population of 0: the run scored nothing, as check says",
                     metric="pass",
-                    xfail="INVALID missing-evidence: the promptfoo output counts no tests (no trial is missing: the "
-                    "code for a run of 0 tests is empty-run, as check --from promptfoo gives)",
                 ),
             ],
         ),
@@ -442,10 +495,12 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.5",
                     "INVALID",
                     "grader-errors",
-                    "test 2 was never decided: its assertion crashed; promptfoo's failure is no verdict on the output",
-                    xfail="PASS meets-threshold: 3/4; a crashed assertion (failureReason 1, 'Custom function threw "
-                    "error') is counted as a failure",
+                    "test 2 was never decided: its assertion crashed (reason 'Custom function threw error: ...'); "
+                    "promptfoo's failure is no verdict on the output",
                 ),
+                check("0.75", "PASS", "meets-threshold", "3 of 4, the crashed test not passed", allow_errors=True),
+                check("0.76", "FAIL", "below-threshold", "3/4 < 0.76", allow_errors=True),
+                report("0.5", "INVALID", "missing-evidence", "the undecided row is no observation", metric="pass"),
             ],
         ),
         "nan-score/results.json": (
@@ -526,6 +581,7 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
             ],
         ),
     }
+    files.update(coverage_truths())
     for kind in FORMATS[1:]:
         # Not JSON: the strict loader's code (JSON Lines is JSON texts one after another).
         code = "trailing-data" if kind == "jsonl" else "syntax"
@@ -543,13 +599,98 @@ def truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "0.5",
                     "INVALID",
                     code,
-                    f"the {kind} output holds no results.stats to declare a population; the refusal should say to "
-                    "write -o results.json, as check's does (today it gives only the JSON loader's message)",
+                    f"the {kind} output holds no results.stats to declare a population; the refusal says to write "
+                    "promptfoo eval -o results.json, as check's does",
                     metric="pass",
                 ),
             ],
         )
     return files
+
+
+def coverage_truths() -> dict[str, tuple[str, list[dict[str, Any]]]]:
+    """The runs whose population config.tests and runtimeOptions state, and the filters that cut it."""
+    expand = (
+        "VARS: 2 prompts x 2 echo providers (echo, e2), 3 tests: t0's x ['p', 'q', 'r'] is 3 tests (x q fails), "
+        "t1's y [1, 2] one value, t2 options.repeat 2; 6 rows a prompt and provider, 5 pass"
+    )
+    csv = "CSV: 5 tests read from tests.csv (tests: file://tests.csv), test 2 wrong: 4 of 5 pass"
+    return {
+        "vars/results.json": (
+            f"{expand}: 24 rows, 20 pass; config.tests lists the 3 tests as written",
+            [
+                check("0.83", "PASS", "meets-threshold", "20/24 >= 0.83: 3 tests make 24 rows, all of them ran"),
+                check("0.84", "FAIL", "below-threshold", "20/24 < 0.84"),
+                report("0.83", "PASS", "meets-threshold", "24 trials, 20 pass", metric="pass"),
+            ],
+        ),
+        "vars-first-n/results.json": (
+            f"{expand}; --filter-first-n 2 ran t0 and t1: 16 rows, 12 pass; config.tests still lists 3, and nothing "
+            "records the filter",
+            [
+                check(
+                    "0.7",
+                    "INVALID",
+                    "partial-run",
+                    "16 of the 24 rows config.tests, results.prompts and the repeats make",
+                ),
+                check("0.75", "PASS", "meets-threshold", "--allow-partial gates the 16: 12/16", allow_partial=True),
+                report("0.7", "INVALID", "partial-run", "the same 16 of 24, by the same rule", metric="pass"),
+            ],
+        ),
+        "vars-unexpanded/results.json": (
+            f"{expand}, run with PROMPTFOO_DISABLE_VAR_EXPANSION=1: t0 is one test whose x is the whole array (and "
+            "fails), so 4 rows a prompt and provider: 16 rows, 12 pass; the file does not record the variable, the "
+            "rows show it",
+            [
+                check("0.75", "PASS", "meets-threshold", "12/16: the rows' whole-array x says nothing was expanded"),
+                check("0.76", "FAIL", "below-threshold", "12/16 < 0.76"),
+                report("0.75", "PASS", "meets-threshold", "16 trials, 12 pass", metric="pass"),
+            ],
+        ),
+        "filter-providers/results.json": (
+            f"{expand}; --filter-providers e2 ran the 2 prompts of e2 only: 12 rows, 10 pass; "
+            "runtimeOptions.providerFilter is 'e2', results.prompts lists 2",
+            [
+                check("0.5", "INVALID", "partial-run", "runtimeOptions.providerFilter records that providers were cut"),
+                check("0.83", "PASS", "meets-threshold", "--allow-partial: 10/12", allow_partial=True),
+                report("0.5", "INVALID", "partial-run", "the same filter, by the same rule", metric="pass"),
+            ],
+        ),
+        "filter-prompts/results.json": (
+            f"{expand}; --filter-prompts '^B' ran prompt B only, for both providers: 12 rows, 10 pass; nothing "
+            "records the filter, but config.prompts lists prompt A, which no entry of results.prompts ran",
+            [
+                check("0.5", "INVALID", "partial-run", "config.prompts' 'A {{x}} {{y}}' never ran"),
+                check(
+                    "0.83",
+                    "PASS",
+                    "meets-threshold",
+                    "the one prompt of provider e2 that ran, whole: 5/6 (the filter cut other prompts, not its tests)",
+                    provider="e2",
+                ),
+                report("0.5", "INVALID", "partial-run", "the same prompt that never ran", metric="pass"),
+            ],
+        ),
+        "tests-csv/results.json": (
+            f"{csv}; promptfoo writes the 5 loaded tests into config.tests",
+            [
+                check("0.8", "PASS", "meets-threshold", "4/5: the 5 tests of config.tests all ran"),
+                check("0.81", "FAIL", "below-threshold", "4/5 < 0.81"),
+                report("0.8", "PASS", "meets-threshold", "5 trials, 4 pass", metric="pass"),
+            ],
+        ),
+        "tests-csv-sample/results.json": (
+            f"{csv}; --filter-sample 2 --filter-sample-seed 7 ran 2 of them, both right (1.0); config.tests lists "
+            "the 5 loaded tests, and nothing records the sample",
+            [
+                check(
+                    "0.8", "INVALID", "partial-run", "2 of the 5 tests of config.tests ran: the 1.0 is not the run's"
+                ),
+                report("0.8", "INVALID", "partial-run", "the same 2 of 5", metric="pass"),
+            ],
+        ),
+    }
 
 
 def main() -> None:
