@@ -228,6 +228,35 @@ def test_lm_eval_population_is_n_samples_times_the_filters():
     }
 
 
+@pytest.mark.parametrize(
+    ("metric", "verdict", "mean"),
+    [
+        ("exact_match,strict-match", Verdict.FAIL, 2 / 3),
+        ("exact_match,flexible-extract", Verdict.PASS, 1.0),
+    ],
+    ids=["strict-match", "flexible-extract"],
+)
+def test_lm_eval_the_filter_picks_the_lines_of_a_two_filter_file(metric, verdict, mean):
+    # The fixture holds 3 documents under each of 2 filters: the filter
+    # named is the population, 3 trials; the other's 3 lines are counted.
+    result = report(GSM8K, source=Source("lm-eval", metric=metric, results=RESULTS), threshold=0.7)
+    assert (result.verdict, result.scheduled, result.observed, result.valid) == (verdict, 3, 3, 3)
+    assert result.mean.value == pytest.approx(mean)
+    picked = metric.split(",")[1]
+    assert {row[0].split(",")[1] for row in result.trials()} == {f'"{picked}"]'}
+    assert result.as_dict()["source"]["filter"] == picked
+    assert result.as_dict()["source"]["other_filter_lines"] == 3
+    # Without the results file, the declared count is the filter's documents.
+    alone = report(GSM8K, source=Source("lm-eval", metric=metric), scheduled=3, threshold=0.7)
+    assert (alone.verdict, alone.valid) == (verdict, 3)
+
+
+def test_lm_eval_a_filter_the_results_file_does_not_report_is_invalid():
+    result = report(GSM8K, source=Source("lm-eval", metric="exact_match,none", results=RESULTS))
+    assert (result.verdict, result.code) == (Verdict.INVALID, "missing-member")
+    assert "exact_match,strict-match" in result.message
+
+
 def test_lm_eval_a_missing_line_is_missing_evidence():
     lines = Path(GSM8K).read_bytes().split(b"\n")
     result = report(
@@ -267,7 +296,9 @@ def test_lm_eval_without_results_needs_a_declared_population():
 @pytest.mark.parametrize(
     "options",
     [
-        {"metric": "acc,none"},
+        {"metric": "acc,"},
+        {"metric": ",none"},
+        {"metric": "acc,none,x"},
         {},
         {"metric": "acc", "scorer": "match"},
         {"metric": "acc", "allow_partial": True},

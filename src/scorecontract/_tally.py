@@ -125,8 +125,13 @@ class Tally:
             trial_id, verdict, code, message, score = read_trial(raw, self.policy, max_line_bytes, self.candidate)
         self._add(line, trial_id, verdict, code, message, score)
 
-    def take(self, line: int, row: Row) -> None:
-        """Count one observation of a sample reader, ``(trial_id, verdict, code, message, score, record)``."""
+    def take(self, line: int, row: Row | None) -> None:
+        """Count one observation of a sample reader, ``(trial_id, verdict, code, message, score, record)``.
+
+        None is no observation of this population (``SampleReader.line``).
+        """
+        if row is None:
+            return
         self.observed += 1
         trial_id, verdict, code, message, score, record = row
         if self.cluster_by is not None and verdict is not Verdict.INVALID and trial_id is not None:

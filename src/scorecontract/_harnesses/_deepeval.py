@@ -232,7 +232,7 @@ class _Reader(SampleReader):
         metric = options.get("metric")
         if type(metric) is not str or not metric:
             raise PolicyError(
-                "bad-option", "report --from deepeval needs the metric (--sample-metric), e.g. Answer Relevancy"
+                "bad-option", "report --from deepeval needs the metric (--metric), e.g. Answer Relevancy"
             )
         self.metric = metric
 
@@ -249,7 +249,7 @@ class _Reader(SampleReader):
         found = [(index, entry) for index, entry in enumerate(entries) if at(entry, "metric") == self.metric]
         if not found:
             raise no_such(
-                "metric", self.metric, "--sample-metric", "DeepEval's metricsScores", [at(e, "metric") for e in entries]
+                "metric", self.metric, "--metric", "DeepEval's metricsScores", [at(e, "metric") for e in entries]
             )
         if len(found) > 1:
             raise InvalidEvidence(

@@ -155,7 +155,7 @@ class _Reader(SampleReader):
         metric = options.get("metric")
         if type(metric) is not str or not metric:
             raise PolicyError(
-                "bad-option", "report --from helm needs the stat's name (--sample-metric), e.g. exact_match"
+                "bad-option", "report --from helm needs the stat's name (--metric), e.g. exact_match"
             )
         split = options.get("split")
         if split is not None and (type(split) is not str or not split):
@@ -252,7 +252,7 @@ class _Reader(SampleReader):
             return invalid_row(
                 trial_id,
                 "missing-member",
-                f"the HELM instance has no unperturbed stat {wanted} (--sample-metric, --split); its stats: "
+                f"the HELM instance has no unperturbed stat {wanted} (--metric, --split); its stats: "
                 f"{stats_named}",
             )
         if len(found) > 1:
