@@ -505,9 +505,9 @@ def stream_lines(stream: BinaryIO, tally: Tally, max_line_bytes: int, digest: ob
 
 
 # How to raise report()'s one byte limit, said wherever it refuses: the
-# keyword and the CLI option by name (check says --max-bytes for its own).
+# keyword and the CLI option by name (--max-bytes, as check names its own).
 RAISE_LIMIT = (
-    "raise the limit with max_line_bytes (--max-line-bytes, which takes binary units: --max-line-bytes 64M is 64 MiB)"
+    "raise the limit with max_line_bytes (report --max-bytes, which takes binary units: --max-bytes 64M is 64 MiB)"
 )
 
 

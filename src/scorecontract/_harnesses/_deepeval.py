@@ -231,9 +231,7 @@ class _Reader(SampleReader):
         super().__init__(policy)
         metric = options.get("metric")
         if type(metric) is not str or not metric:
-            raise PolicyError(
-                "bad-option", "report --from deepeval needs the metric (--metric), e.g. Answer Relevancy"
-            )
+            raise PolicyError("bad-option", "report --from deepeval needs the metric (--metric), e.g. Answer Relevancy")
         self.metric = metric
 
     def description(self) -> dict[str, object]:

@@ -600,7 +600,7 @@ def _reader(options: Options, policy: Policy, names: Sequence[str | None]) -> Sa
 
 SAMPLES = Samples(
     options=(
-        Option("metric", "the bare per-sample metric name (acc, not acc,none)"),
+        Option("metric", "metric and filter, as the results file's key: acc,none gates that filter's lines; acc all"),
         Option("task", "the task (default: from samples_<task>_<date>.jsonl)"),
         Option("results", "the results file; its n-samples declares the population"),
         Option("allow_partial", "gate a --limit run (effective < original in n-samples)"),
