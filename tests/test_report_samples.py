@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""``report --from HARNESS``, ``--select-score``/``--trial-id`` and shards.
+"""``report --from HARNESS``, ``--select``/``--trial-id`` and shards.
 
 The fixtures under fixtures/harnesses/samples/ are each harness's real
 per-sample shape; the Inspect ``.eval`` logs are built here with
@@ -546,16 +546,16 @@ def test_the_document_byte_limit_applies():
 
 CLI_CASES = [
     (
-        ["--from", "lm-eval", "--sample-metric", "exact_match", "--results", RESULTS, "--threshold", "0.5", GSM8K],
+        ["--from", "lm-eval", "--metric", "exact_match", "--results", RESULTS, "--threshold", "0.5", GSM8K],
         0,
         "meets-threshold",
     ),
-    (["--from", "lm-eval", "--sample-metric", "acc", "--results", RESULTS, NEGOTIATION], 3, "partial-run"),
+    (["--from", "lm-eval", "--metric", "acc", "--results", RESULTS, NEGOTIATION], 3, "partial-run"),
     (["--from", "inspect", "--scorer", "match", "--labels", "C=1,P=0.5,I=0,N=0", LETTERS], 0, "meets-threshold"),
     (["--from", "inspect", "--scorer", "match", UNSCORED], 3, "missing-evidence"),
     (["--from", "inspect", "--scorer", "match", UNSCORED, "--review-owner", "ml-oncall"], 4, "missing-evidence"),
     (
-        ["--from", "helm", "--sample-metric", "exact_match", "--scheduled", "5", "--threshold", "0.9", HELM],
+        ["--from", "helm", "--metric", "exact_match", "--scheduled", "5", "--threshold", "0.9", HELM],
         1,
         "below-threshold",
     ),
@@ -563,9 +563,9 @@ CLI_CASES = [
         [
             "--from",
             "promptfoo",
-            "--sample-metric",
-            "pass",
             "--metric",
+            "pass",
+            "--statistic",
             "pass-rate",
             "--min-pass-rate",
             "0.75",
@@ -577,7 +577,7 @@ CLI_CASES = [
     (["--from", "promptfoo", PROMPTFOO_DISAGREE], 3, "population-mismatch"),
     (
         [
-            "--select-score",
+            "--select",
             "$.result.score",
             "--trial-id",
             "item,seed",
@@ -593,7 +593,7 @@ CLI_CASES = [
     ),
     (
         [
-            "--select-score",
+            "--select",
             "$.result.score",
             "--trial-id",
             "item",
@@ -653,7 +653,7 @@ def test_cli_text_names_places_and_files(capsys):
     assert "$['samples'][1]: '[2,1]': non-standard-constant" in out
     assert f"file={UNSCORED}" in out and ",line=" not in out.split("\n")[0]
     status = main(
-        ["report", "--select-score", "$.result.score", "--trial-id", "item,seed", "--scheduled", "5", SHARD_1, SHARD_2]
+        ["report", "--select", "$.result.score", "--trial-id", "item,seed", "--scheduled", "5", SHARD_1, SHARD_2]
     )
     out = capsys.readouterr().out
     assert f"{SHARD_2} line 2: '[2,\"a\"]': evidence is {SHARD_1} line 2" in out

@@ -293,7 +293,7 @@ def check(
 def report(
     threshold: str, verdict: str, code: str | None, why: str, metric: str | None = None, xfail: str | None = None
 ) -> dict[str, Any]:
-    options = [] if metric is None else ["--sample-metric", metric]
+    options = [] if metric is None else ["--metric", metric]
     source = {} if metric is None else {"metric": metric}
     return common.gate("report", "promptfoo", options, source, threshold, verdict, code, why, xfail)
 
