@@ -234,8 +234,12 @@ REFUSED = [
     ("check --max-listed", ["check", "--max-listed", "5", PASS], None),
     ("check --output", ["check", "--output", "x.sig", PASS], None),
     ("check --junit-xml taken", ["check", "--junit-xml", "pass.json", PASS], "output-exists"),
-    ("check --junit-xml and --receipt the same", ["check", "--junit-xml", "j", "--receipt", "j", PASS], "option-conflict"),
-    # Old spellings: refused by argparse, naming the new one (test_renamed_options_are_refused).
+    (
+        "check --junit-xml and --receipt the same",
+        ["check", "--junit-xml", "j", "--receipt", "j", PASS],
+        "option-conflict",
+    ),
+    # Old spellings: refused by argparse, naming the new one (tests/test_cli_vocabulary.py).
     ("check --sample-metric", ["check", "--from", "inspect", "--sample-metric", "accuracy", PASS], None),
     ("check --select-score", ["check", "--select-score", "$.score", PASS], None),
     ("check --max-line-bytes", ["check", "--max-line-bytes", "1M", PASS], None),

@@ -436,8 +436,6 @@ def test_report_from_lm_eval_adopts_the_results_files_direction(tmp_path, optimi
     # A policy file states a direction: one that disagrees with the file is refused.
     assert refused.returncode == 2 and b"option-conflict" in refused.stderr
     # Without --results the metric's known direction stands: mae is better low.
-    assert (
-        run_main("report", "--from", "lm-eval", "--metric", "mae", "--scheduled", "3", samples).returncode == 1
-    )
+    assert run_main("report", "--from", "lm-eval", "--metric", "mae", "--scheduled", "3", samples).returncode == 1
     # An unreadable results file is INVALID, not a crash while guessing the direction.
     assert unreadable.returncode == 3

@@ -23,7 +23,8 @@ Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
 (extra members allowed), against a declared population.  Every line is an
 observation; invalid ones are counted and listed, never dropped.  A
 scheduled trial without valid evidence makes the report INVALID (or REVIEW
-with --review-owner); otherwise --statistic decides (the mean, or the pass rate).
+with --review-owner); otherwise --statistic decides: the mean (default) or
+the pass rate.
 
 Several TRIALS files are the shards of one run: one population, read in the
 order given.  --from HARNESS reads a harness's per-sample output instead
