@@ -188,6 +188,8 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
         "--format",
         choices=CHECK_FORMATS,
         default="text",
+        # A metavar: the four choices in braces no longer fit a narrow terminal's usage.
+        metavar="FORMAT",
         help="stdout format: text (default: the result line), json (the receipt on one line), "
         "markdown (a summary for $GITHUB_STEP_SUMMARY) or github (an Actions ::error/::notice command)",
     )
