@@ -407,7 +407,10 @@ def test_help_documents_the_options_and_exit_codes():
     helped = run_main("check", "--help")
     assert helped.returncode == 0
     for text in (
-        b"--format {text,json,github}",
+        b"--format FORMAT",
+        b"text (default: the result line), json",
+        b"markdown (a summary",
+        b"--junit-xml FILE",
         b"--receipt FILE",
         b"--keep-evidence DIR",
         b"3   INVALID",

@@ -232,9 +232,18 @@ REFUSED = [
     ("check --from --candidate", _lm_eval_from("--candidate", "m-1"), "option-conflict"),
     ("check --from --contract judgment", _lm_eval_from("--contract", "judgment"), "option-conflict"),
     ("check --max-listed", ["check", "--max-listed", "5", PASS], None),
-    ("check --junit-xml", ["check", "--junit-xml", "j.xml", PASS], None),
     ("check --output", ["check", "--output", "x.sig", PASS], None),
-    ("check --format markdown", ["check", "--format", "markdown", PASS], None),
+    ("check --junit-xml taken", ["check", "--junit-xml", "pass.json", PASS], "output-exists"),
+    (
+        "check --junit-xml and --receipt the same",
+        ["check", "--junit-xml", "j", "--receipt", "j", PASS],
+        "option-conflict",
+    ),
+    # Old spellings: refused by argparse, naming the new one (tests/test_cli_vocabulary.py).
+    ("check --sample-metric", ["check", "--from", "inspect", "--sample-metric", "accuracy", PASS], None),
+    ("check --select-score", ["check", "--select-score", "$.score", PASS], None),
+    ("check --max-line-bytes", ["check", "--max-line-bytes", "1M", PASS], None),
+    ("check --statistic", ["check", "--statistic", "mean", PASS], None),
     # report: --policy stands alone, review owner included.
     (
         "report --policy --review-owner",
@@ -282,8 +291,8 @@ REFUSED = [
     ("report --scheduled 0", ["report", "--scheduled", "0", "trials.jsonl"], "bad-population"),
     ("report --max-listed -1", ["report", "--scheduled", "3", "--max-listed", "-1", "trials.jsonl"], "bad-option"),
     (
-        "report --max-line-bytes 0",
-        ["report", "--scheduled", "3", "--max-line-bytes", "0", "trials.jsonl"],
+        "report --max-bytes 0",
+        ["report", "--scheduled", "3", "--max-bytes", "0", "trials.jsonl"],
         "bad-option",
     ),
     (
@@ -303,7 +312,15 @@ REFUSED = [
     ("report --contract", ["report", "--scheduled", "3", "--contract", "judgment", "trials.jsonl"], None),
     ("report --negate", ["report", "--scheduled", "3", "--negate", "trials.jsonl"], None),
     ("report --keep-evidence", ["report", "--scheduled", "3", "--keep-evidence", "kept", "trials.jsonl"], None),
-    ("report --max-bytes", ["report", "--scheduled", "3", "--max-bytes", "10", "trials.jsonl"], None),
+    ("report --max-line-bytes", ["report", "--scheduled", "3", "--max-line-bytes", "10", "trials.jsonl"], None),
+    ("report --sample-metric", ["report", "--from", "helm", "--sample-metric", "exact_match", "trials.jsonl"], None),
+    ("report --select-score", ["report", "--scheduled", "3", "--select-score", "score", "trials.jsonl"], None),
+    (
+        "report --metric mean without --from (the old --statistic)",
+        ["report", "--scheduled", "3", "--metric", "mean", "trials.jsonl"],
+        "missing-option",
+    ),
+    ("report --statistic median", ["report", "--scheduled", "3", "--statistic", "median", "trials.jsonl"], None),
     # sign.
     ("sign without a key", ["sign", "pass.json"], "bad-key"),
     ("sign - without --output", ["sign", "--key-file", "key", "-"], "missing-option"),
@@ -339,12 +356,12 @@ REFUSED = [
         "missing-option",
     ),
     (
-        "report --baseline --metric pass-rate",
+        "report --baseline --statistic pass-rate",
         [
             "report",
             "--scheduled",
             "3",
-            "--metric",
+            "--statistic",
             "pass-rate",
             "--baseline",
             "trials.jsonl",
@@ -371,14 +388,14 @@ REFUSED = [
         "option-conflict",
     ),
     (
-        "report --cluster-by --metric pass-rate",
+        "report --cluster-by --statistic pass-rate",
         [
             "report",
             "--scheduled",
             "3",
             "--confidence",
             "0.9",
-            "--metric",
+            "--statistic",
             "pass-rate",
             "--cluster-by",
             "q",
@@ -451,8 +468,8 @@ REFUSED = [
     ),
     ("report --from other", ["report", "--scheduled", "3", "--from", "deepeval", "trials.jsonl"], None),
     (
-        "report --from inspect --sample-metric",
-        ["report", "--from", "inspect", "--scorer", "match", "--sample-metric", "acc", "trials.jsonl"],
+        "report --from inspect --metric",
+        ["report", "--from", "inspect", "--scorer", "match", "--metric", "acc", "trials.jsonl"],
         "bad-option",
     ),
     ("report --from inspect without --scorer", ["report", "--from", "inspect", "trials.jsonl"], "bad-option"),
@@ -477,18 +494,18 @@ REFUSED = [
         "bad-option",
     ),
     (
-        "report --from lm-eval without --sample-metric",
+        "report --from lm-eval without --metric",
         ["report", "--scheduled", "3", "--from", "lm-eval", "trials.jsonl"],
         "bad-option",
     ),
     (
-        "report --from lm-eval --sample-metric acc,none",
-        ["report", "--scheduled", "3", "--from", "lm-eval", "--sample-metric", "acc,none", "trials.jsonl"],
+        "report --from lm-eval --metric acc,none,x",
+        ["report", "--scheduled", "3", "--from", "lm-eval", "--metric", "acc,none,x", "trials.jsonl"],
         "bad-option",
     ),
     (
         "report --from lm-eval --results without a task",
-        ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", "lm.json", "trials.jsonl"],
+        ["report", "--from", "lm-eval", "--metric", "acc", "--results", "lm.json", "trials.jsonl"],
         "bad-option",
     ),
     (
@@ -499,7 +516,7 @@ REFUSED = [
             "3",
             "--from",
             "lm-eval",
-            "--sample-metric",
+            "--metric",
             "acc",
             "--allow-partial",
             "trials.jsonl",
@@ -508,7 +525,7 @@ REFUSED = [
     ),
     (
         "report --from helm without a population",
-        ["report", "--from", "helm", "--sample-metric", "exact_match", "trials.jsonl"],
+        ["report", "--from", "helm", "--metric", "exact_match", "trials.jsonl"],
         "no-population",
     ),
     (
@@ -519,7 +536,7 @@ REFUSED = [
             "3",
             "--from",
             "helm",
-            "--sample-metric",
+            "--metric",
             "exact_match",
             "--split",
             "",
@@ -528,37 +545,37 @@ REFUSED = [
         "bad-option",
     ),
     (
-        "report --from promptfoo --sample-metric acc",
-        ["report", "--from", "promptfoo", "--sample-metric", "acc", "trials.jsonl"],
+        "report --from promptfoo --metric acc",
+        ["report", "--from", "promptfoo", "--metric", "acc", "trials.jsonl"],
         "bad-option",
     ),
     (
-        "report --from with --select-score",
-        ["report", "--from", "promptfoo", "--select-score", "score", "--trial-id", "id", "trials.jsonl"],
+        "report --from with --select",
+        ["report", "--from", "promptfoo", "--select", "score", "--trial-id", "id", "trials.jsonl"],
         "option-conflict",
     ),
     (
-        "report --select-score without --trial-id",
-        ["report", "--scheduled", "3", "--select-score", "score", "trials.jsonl"],
+        "report --select without --trial-id",
+        ["report", "--scheduled", "3", "--select", "score", "trials.jsonl"],
         "missing-option",
     ),
     (
-        "report --trial-id without --select-score",
+        "report --trial-id without --select",
         ["report", "--scheduled", "3", "--trial-id", "id", "trials.jsonl"],
         "missing-option",
     ),
     (
-        "report --select-score a bad query",
-        ["report", "--scheduled", "3", "--select-score", "$[", "--trial-id", "id", "trials.jsonl"],
+        "report --select a bad query",
+        ["report", "--scheduled", "3", "--select", "$[", "--trial-id", "id", "trials.jsonl"],
         "bad-selector",
     ),
     (
-        "report --select-score --candidate",
+        "report --select --candidate",
         [
             "report",
             "--scheduled",
             "3",
-            "--select-score",
+            "--select",
             "score",
             "--trial-id",
             "id",
@@ -925,9 +942,9 @@ TAKES_EFFECT = [
         "REVIEW",
     ),
     (
-        "report --metric pass-rate",
+        "report --statistic pass-rate",
         ["report", "--scheduled", "1", "one.jsonl"],
-        ["report", "--scheduled", "1", "--metric", "pass-rate", "--threshold", "0.95", "one.jsonl"],
+        ["report", "--scheduled", "1", "--statistic", "pass-rate", "--threshold", "0.95", "one.jsonl"],
         (0, 1),
         "FAIL below-threshold: pass rate",
     ),
@@ -1032,7 +1049,7 @@ def test_option_takes_effect(place, capsys, without, with_option, statuses, show
     assert shown not in plain[1] + plain[2]
 
 
-def test_min_pass_rate_is_passed_through_with_either_metric(place, capsys, monkeypatch):
+def test_min_pass_rate_is_passed_through_with_either_statistic(place, capsys, monkeypatch):
     # The library decides what a stated minimum means with the mean metric;
     # the command line must hand it over, never drop it, and must not
     # invent one when none was stated.
@@ -1046,9 +1063,9 @@ def test_min_pass_rate_is_passed_through_with_either_metric(place, capsys, monke
         return real(*args, **kwargs)
 
     monkeypatch.setattr(core, "report", spy)
-    for metric in ("mean", "pass-rate"):
-        run(["report", "--scheduled", "3", "--metric", metric, "--min-pass-rate", "0.5", "trials.jsonl"], capsys)
-        run(["report", "--scheduled", "3", "--metric", metric, "trials.jsonl"], capsys)
+    for statistic in ("mean", "pass-rate"):
+        run(["report", "--scheduled", "3", "--statistic", statistic, "--min-pass-rate", "0.5", "trials.jsonl"], capsys)
+        run(["report", "--scheduled", "3", "--statistic", statistic, "trials.jsonl"], capsys)
     assert [call.get("min_pass_rate", "unstated") for call in seen] == [0.5, "unstated", 0.5, "unstated"]
     assert [call["metric"] for call in seen] == ["mean", "mean", "pass-rate", "pass-rate"]
 

@@ -35,8 +35,8 @@ def trials(tmp_path):
     [
         (PASSING, [], 0),
         (FAILING, [], 1),
-        (FAILING, ["--metric", "pass-rate", "--min-pass-rate", "0.5"], 0),
-        (FAILING, ["--metric", "pass-rate"], 1),
+        (FAILING, ["--statistic", "pass-rate", "--min-pass-rate", "0.5"], 0),
+        (FAILING, ["--statistic", "pass-rate"], 1),
         (PASSING, ["--threshold", "0.95"], 1),
         (HALF, [], 3),
         (HALF, ["--review-owner", "alice"], 4),
@@ -85,8 +85,8 @@ def test_exit_status(trials, capsys, data, extra, status, form):
         ["--scheduled", "2", "--min-pass-rate", "true"],
         ["--scheduled", "2", "--review-owner", ""],
         ["--scheduled", "2", "--max-listed", "-1"],
-        ["--scheduled", "2", "--max-line-bytes", "0"],
-        ["--scheduled", "2", "--metric", "median"],
+        ["--scheduled", "2", "--max-bytes", "0"],
+        ["--scheduled", "2", "--statistic", "median"],
         ["--manifest", "/nonexistent/manifest.json"],
     ],
     ids=lambda a: " ".join(a) or "no-population",
@@ -183,6 +183,9 @@ def test_help_lists_the_options(capsys):
         "--manifest",
         "--threshold",
         "--metric",
+        "--statistic",
+        "--select",
+        "--max-bytes",
         "--review-owner",
         "--format",
         "--junit-xml",
@@ -241,7 +244,7 @@ def test_report_exact_mode(trials):
 
 @pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
 def test_a_stated_min_pass_rate_decides_beside_the_mean_in_every_output(trials, capsys, form):
-    # --min-pass-rate without --metric pass-rate used to be ignored: PASS.
+    # --min-pass-rate without --statistic pass-rate used to be ignored: PASS.
     code = main(["report", trials(MEAN_ONLY), "--scheduled", "2", "--min-pass-rate", "0.9", "--format", form])
     out, _ = capsys.readouterr()
     assert code == 1

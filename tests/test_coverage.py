@@ -327,7 +327,7 @@ def test_six_lines_of_one_filter_do_not_fill_three_documents_under_two_filters(t
     results, samples = _lm_eval_samples(tmp_path, whole)
     assert report(samples, source=source).verdict is Verdict.PASS
     status, out, _ = run(
-        ["report", "--from", "lm-eval", "--sample-metric", "exact_match", "--results", results, "--", samples], capsys
+        ["report", "--from", "lm-eval", "--metric", "exact_match", "--results", results, "--", samples], capsys
     )
     assert status == 0, out
 
@@ -387,7 +387,7 @@ def test_report_from_lm_eval_follows_the_same_direction_rule(tmp_path, capsys):
     results_path.write_text(json.dumps(results))
     samples = tmp_path / f"samples_gsm_{DATE}.jsonl"
     samples.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    argv = ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", str(results_path)]
+    argv = ["report", "--from", "lm-eval", "--metric", "acc", "--results", str(results_path)]
     status, out, _ = run([*argv, "--", str(samples)], capsys)
     assert status == 3 and out.startswith("INVALID direction-conflict: ")
     result = report(str(samples), source=Source("lm-eval", metric="acc", results=str(results_path)))
@@ -603,7 +603,7 @@ def test_helm_per_instance_stats_of_two_splits_read_one_split(tmp_path, capsys):
             "report",
             "--from",
             "helm",
-            "--sample-metric",
+            "--metric",
             "exact_match",
             "--split",
             "test",
@@ -671,7 +671,7 @@ def test_report_from_deepeval_reads_each_test_case_the_metric_measured(tmp_path,
     path = tmp_path / "run.json"
     path.write_text(raw)
     status, out, _ = run(
-        ["report", "--from", "deepeval", "--sample-metric", "Relevancy", "--threshold", "0.5", "--", str(path)], capsys
+        ["report", "--from", "deepeval", "--metric", "Relevancy", "--threshold", "0.5", "--", str(path)], capsys
     )
     assert status == 0 and out.startswith("PASS")
 

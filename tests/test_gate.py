@@ -129,6 +129,38 @@ def test_unknown_keys_get_a_did_you_mean_or_their_command():
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "command"),
+    [
+        ("max-line-bytes", "max-bytes", "check"),
+        ("sample-metric", "metric", "report"),
+        ("select-score", "select", "report"),
+    ],
+)
+def test_an_old_key_is_refused_naming_its_new_one(old, new, command):
+    keys = {"check": {**KEYS["check"], "metric": VALUE}, "report": {**KEYS["report"], "metric": VALUE, "select": VALUE}}
+    renamed = {"max-line-bytes": "max-bytes", "sample-metric": "metric", "select-score": "select"}
+    gate = {"command": command, "evidence": "r.json", old: "x"}
+    data = json.dumps({"version": "v", "gates": {"g": gate}}).encode()
+    with pytest.raises(PolicyError) as info:
+        gate_file_from_bytes(data, keys, path="g.json", renamed=renamed)
+    assert info.value.code == "unknown-gate-key"
+    assert info.value.message == f"gate file 'g.json': gate g: unknown key {old!r}; it was renamed {new!r}"
+    # Never an alias: the new key is read, and the old one only ever refused.
+    gate = {"command": command, "evidence": "r.json", new: "x"}
+    data = json.dumps({"version": "v", "gates": {"g": gate}}).encode()
+    assert gate_file_from_bytes(data, keys, path="g.json", renamed=renamed).gates[0].get(new) == "x"
+
+
+def test_an_old_key_whose_new_one_the_command_lacks_is_an_ordinary_unknown_key():
+    # The new name is suggested only where it is a key of that gate's command.
+    gate = {"command": "report", "evidence": "r.json", "max-line-bytes": "1M"}
+    data = json.dumps({"version": "v", "gates": {"g": gate}}).encode()
+    with pytest.raises(PolicyError) as info:
+        gate_file_from_bytes(data, KEYS, path="g.json", renamed={"max-line-bytes": "max-bytes"})
+    assert "renamed" not in info.value.message and "'max-bytes' is an option of check" not in info.value.message
+
+
+@pytest.mark.parametrize(
     "key, value, taken",
     [
         ("threshold", 0.80, "0.8"),  # JSON has no 0.80 once dumped; below keeps the text

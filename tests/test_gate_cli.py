@@ -15,6 +15,7 @@ import scorecontract
 from scorecontract._cli import main
 from scorecontract._cli._gate import EXCLUDED, gate_keys
 from scorecontract._cli._main import _build_parser, _commands
+from scorecontract._cli._options import RENAMED
 from support import FIXTURES, ROOT
 
 HARNESSES = FIXTURES / "harnesses"
@@ -37,8 +38,10 @@ def parsers():
 def test_every_long_option_of_check_and_report_is_a_key_or_excluded_with_a_reason():
     keys = gate_keys(parsers())
     for command in ("check", "report"):
-        options = {o for o in parsers()[command]._option_string_actions if o.startswith("--")}
+        # The old spellings are hidden refusals, never keys (test_an_old_key_names_the_new_one).
+        options = {o for o in parsers()[command]._option_string_actions if o.startswith("--") and o not in RENAMED}
         assert len(options) > 15, command
+        assert not {old[2:] for old in RENAMED} & set(keys[command]), command
         for option in options:
             assert (option[2:] in keys[command]) != (option in EXCLUDED), (command, option)
         assert set(keys[command]) == {option[2:] for option in options} - {e[2:] for e in EXCLUDED}
@@ -247,8 +250,8 @@ def test_an_lm_eval_report_gate_takes_its_task_from_the_file_name(tmp_path, caps
     samples = FIXTURES / "harnesses" / "samples" / "lm-eval"
     for item in samples.iterdir():
         shutil.copy(item, tmp_path / item.name)
-    keys = gate_keys(parsers())["report"]
-    metric = "sample-metric" if "sample-metric" in keys else "metric"  # the per-sample metric's key
+    assert "metric" in gate_keys(parsers())["report"]  # the harness's metric, as check names it
+    metric = "metric"
     results = next(item.name for item in samples.iterdir() if item.name.startswith("results_"))
     gsm8k = next(item.name for item in samples.iterdir() if item.name.startswith("samples_gsm8k"))
     gate = {"command": "report", "evidence": gsm8k, "from": "lm-eval", metric: "exact_match", "results": results}
@@ -256,6 +259,40 @@ def test_an_lm_eval_report_gate_takes_its_task_from_the_file_name(tmp_path, caps
     status, out, err = run(["gate", "--", str(tmp_path / "g.json")], capsysbinary)
     assert (status, err) == (0, ""), out
     assert out.splitlines()[1].startswith("  gsm8k: PASS meets-threshold: mean score 0.833333 (5.0 / 6)")
+
+
+@pytest.mark.parametrize(
+    ("metric", "line"),
+    [
+        ("exact_match,strict-match", "  gsm8k: FAIL below-threshold: mean score 0.666667 (2.0 / 3)"),
+        ("exact_match,flexible-extract", "  gsm8k: PASS meets-threshold: mean score 1 (3.0 / 3)"),
+    ],
+    ids=["strict-match", "flexible-extract"],
+)
+def test_a_report_gate_on_a_two_filter_lm_eval_file_gates_the_filter_named(tmp_path, capsysbinary, metric, line):
+    # The samples file holds 3 documents under each of 2 filters; metric is
+    # the results file's key, as a check gate takes it, and picks one.
+    samples = FIXTURES / "harnesses" / "samples" / "lm-eval"
+    for item in samples.iterdir():
+        shutil.copy(item, tmp_path / item.name)
+    results = next(item.name for item in samples.iterdir() if item.name.startswith("results_"))
+    gsm8k = next(item.name for item in samples.iterdir() if item.name.startswith("samples_gsm8k"))
+    gate = {
+        "command": "report",
+        "evidence": gsm8k,
+        "from": "lm-eval",
+        "metric": metric,
+        "results": results,
+        "threshold": 0.7,
+    }
+    (tmp_path / "g.json").write_text(json.dumps({"version": "v", "gates": {"gsm8k": gate}}))
+    status, out, err = run(["gate", "--format", "json", "--", str(tmp_path / "g.json")], capsysbinary)
+    receipt = scorecontract.loads(out)["gates"][0]["receipt"]
+    assert (receipt["scheduled"], receipt["valid"], receipt["source"]["other_filter_lines"]) == (3, 3, 3)
+    assert receipt["source"]["filter"] == metric.split(",")[1]
+    status, out, err = run(["gate", "--", str(tmp_path / "g.json")], capsysbinary)
+    assert (status, err) == (0 if "PASS" in line else 1, "")
+    assert out.splitlines()[1].startswith(line)
 
 
 # -- configuration: exit 2, nothing printed, nothing read ------------------------------
@@ -281,6 +318,49 @@ def test_an_lm_eval_report_gate_takes_its_task_from_the_file_name(tmp_path, caps
             "no declared population",
         ),
         ({"command": "report", "evidence": "half.jsonl", "scheduled": 0}, "bad-population", "--scheduled '0'"),
+        # Old keys: refused, the new one named (no alias kept).
+        (
+            {"command": "report", "evidence": "half.jsonl", "scheduled": 2, "sample-metric": "acc"},
+            "unknown-gate-key",
+            "unknown key 'sample-metric'; it was renamed 'metric'",
+        ),
+        (
+            {"command": "report", "evidence": "half.jsonl", "scheduled": 2, "select-score": "$.score"},
+            "unknown-gate-key",
+            "unknown key 'select-score'; it was renamed 'select'",
+        ),
+        (
+            {"command": "report", "evidence": "half.jsonl", "scheduled": 2, "max-line-bytes": "1M"},
+            "unknown-gate-key",
+            "unknown key 'max-line-bytes'; it was renamed 'max-bytes'",
+        ),
+        (
+            {"command": "check", "evidence": "pass.json", "max-line-bytes": "1M"},
+            "unknown-gate-key",
+            "unknown key 'max-line-bytes'; it was renamed 'max-bytes'",
+        ),
+        (
+            {"command": "check", "evidence": "pass.json", "select-score": "$.score"},
+            "unknown-gate-key",
+            "unknown key 'select-score'; it was renamed 'select'",
+        ),
+        (
+            {"command": "check", "evidence": "pass.json", "from": "inspect", "sample-metric": "accuracy"},
+            "unknown-gate-key",
+            "unknown key 'sample-metric'; it was renamed 'metric'",
+        ),
+        # A report gate's old metric = "pass-rate" is now statistic.
+        (
+            {"command": "report", "evidence": "half.jsonl", "scheduled": 2, "metric": "pass-rate"},
+            "missing-option",
+            "what the report decides on is --statistic pass-rate",
+        ),
+        # What check and report do not share is no key of the other.
+        (
+            {"command": "check", "evidence": "pass.json", "statistic": "mean"},
+            "unknown-gate-key",
+            "'statistic' is an option of report, not of check",
+        ),
     ],
 )
 def test_a_bad_gate_exits_2_and_prints_no_verdict(place, capsysbinary, monkeypatch, gate, code, shown):

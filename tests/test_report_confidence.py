@@ -159,7 +159,9 @@ def test_each_method_decides_through_the_command_line(inputs, expected, tmp_path
             )
             argv += ["--policy", str(tmp_path / "policy.json")]
         else:
-            argv += [f"--{key.replace('_', '-')}", str(value)]
+            # The library's metric (mean or pass rate) is the command's --statistic.
+            flag = "--statistic" if key == "metric" else f"--{key.replace('_', '-')}"
+            argv += [flag, str(value)]
     status = main(argv + [str(path)])
     out = capsys.readouterr().out
     assert status == (0 if verdict == "PASS" else 1)
@@ -645,7 +647,7 @@ def test_a_bound_that_would_ignore_clusters_or_a_baseline_is_refused(tmp_path, k
     "options",
     [
         ["--bound", "hoeffding", "--cluster-by", "q"],
-        ["--metric", "pass-rate", "--cluster-by", "q"],
+        ["--statistic", "pass-rate", "--cluster-by", "q"],
         ["--min-pass-rate", "0.5", "--cluster-by", "q"],
         ["--bound", "hoeffding", "--baseline", "SELF", "--max-regression", "0.1"],
     ],

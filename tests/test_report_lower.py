@@ -234,7 +234,8 @@ def test_each_row_through_the_command_line(row, tmp_path, capsys):
     argv = ["report", "--scheduled", str(len(candidate)), "--policy", _policy_file(tmp_path, keywords)]
     for key, value in keywords.items():
         if key != "threshold":
-            argv += [f"--{key.replace('_', '-')}", str(value)]
+            # The library's metric (mean or pass rate) is the command's --statistic.
+            argv += ["--statistic" if key == "metric" else f"--{key.replace('_', '-')}", str(value)]
     if baseline is not None:
         (tmp_path / "baseline.jsonl").write_bytes(jsonl(baseline))
         argv += ["--baseline", str(tmp_path / "baseline.jsonl")]

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""``report --from HARNESS``, ``--select-score``/``--trial-id`` and shards.
+"""``report --from HARNESS``, ``--select``/``--trial-id`` and shards.
 
 The fixtures under fixtures/harnesses/samples/ are each harness's real
 per-sample shape; the Inspect ``.eval`` logs are built here with
@@ -228,6 +228,35 @@ def test_lm_eval_population_is_n_samples_times_the_filters():
     }
 
 
+@pytest.mark.parametrize(
+    ("metric", "verdict", "mean"),
+    [
+        ("exact_match,strict-match", Verdict.FAIL, 2 / 3),
+        ("exact_match,flexible-extract", Verdict.PASS, 1.0),
+    ],
+    ids=["strict-match", "flexible-extract"],
+)
+def test_lm_eval_the_filter_picks_the_lines_of_a_two_filter_file(metric, verdict, mean):
+    # The fixture holds 3 documents under each of 2 filters: the filter
+    # named is the population, 3 trials; the other's 3 lines are counted.
+    result = report(GSM8K, source=Source("lm-eval", metric=metric, results=RESULTS), threshold=0.7)
+    assert (result.verdict, result.scheduled, result.observed, result.valid) == (verdict, 3, 3, 3)
+    assert result.mean.value == pytest.approx(mean)
+    picked = metric.split(",")[1]
+    assert {row[0].split(",")[1] for row in result.trials()} == {f'"{picked}"]'}
+    assert result.as_dict()["source"]["filter"] == picked
+    assert result.as_dict()["source"]["other_filter_lines"] == 3
+    # Without the results file, the declared count is the filter's documents.
+    alone = report(GSM8K, source=Source("lm-eval", metric=metric), scheduled=3, threshold=0.7)
+    assert (alone.verdict, alone.valid) == (verdict, 3)
+
+
+def test_lm_eval_a_filter_the_results_file_does_not_report_is_invalid():
+    result = report(GSM8K, source=Source("lm-eval", metric="exact_match,none", results=RESULTS))
+    assert (result.verdict, result.code) == (Verdict.INVALID, "missing-member")
+    assert "exact_match,strict-match" in result.message
+
+
 def test_lm_eval_a_missing_line_is_missing_evidence():
     lines = Path(GSM8K).read_bytes().split(b"\n")
     result = report(
@@ -267,7 +296,9 @@ def test_lm_eval_without_results_needs_a_declared_population():
 @pytest.mark.parametrize(
     "options",
     [
-        {"metric": "acc,none"},
+        {"metric": "acc,"},
+        {"metric": ",none"},
+        {"metric": "acc,none,x"},
         {},
         {"metric": "acc", "scorer": "match"},
         {"metric": "acc", "allow_partial": True},
@@ -515,16 +546,16 @@ def test_the_document_byte_limit_applies():
 
 CLI_CASES = [
     (
-        ["--from", "lm-eval", "--sample-metric", "exact_match", "--results", RESULTS, "--threshold", "0.5", GSM8K],
+        ["--from", "lm-eval", "--metric", "exact_match", "--results", RESULTS, "--threshold", "0.5", GSM8K],
         0,
         "meets-threshold",
     ),
-    (["--from", "lm-eval", "--sample-metric", "acc", "--results", RESULTS, NEGOTIATION], 3, "partial-run"),
+    (["--from", "lm-eval", "--metric", "acc", "--results", RESULTS, NEGOTIATION], 3, "partial-run"),
     (["--from", "inspect", "--scorer", "match", "--labels", "C=1,P=0.5,I=0,N=0", LETTERS], 0, "meets-threshold"),
     (["--from", "inspect", "--scorer", "match", UNSCORED], 3, "missing-evidence"),
     (["--from", "inspect", "--scorer", "match", UNSCORED, "--review-owner", "ml-oncall"], 4, "missing-evidence"),
     (
-        ["--from", "helm", "--sample-metric", "exact_match", "--scheduled", "5", "--threshold", "0.9", HELM],
+        ["--from", "helm", "--metric", "exact_match", "--scheduled", "5", "--threshold", "0.9", HELM],
         1,
         "below-threshold",
     ),
@@ -532,9 +563,9 @@ CLI_CASES = [
         [
             "--from",
             "promptfoo",
-            "--sample-metric",
-            "pass",
             "--metric",
+            "pass",
+            "--statistic",
             "pass-rate",
             "--min-pass-rate",
             "0.75",
@@ -546,7 +577,7 @@ CLI_CASES = [
     (["--from", "promptfoo", PROMPTFOO_DISAGREE], 3, "population-mismatch"),
     (
         [
-            "--select-score",
+            "--select",
             "$.result.score",
             "--trial-id",
             "item,seed",
@@ -562,7 +593,7 @@ CLI_CASES = [
     ),
     (
         [
-            "--select-score",
+            "--select",
             "$.result.score",
             "--trial-id",
             "item",
@@ -622,7 +653,7 @@ def test_cli_text_names_places_and_files(capsys):
     assert "$['samples'][1]: '[2,1]': non-standard-constant" in out
     assert f"file={UNSCORED}" in out and ",line=" not in out.split("\n")[0]
     status = main(
-        ["report", "--select-score", "$.result.score", "--trial-id", "item,seed", "--scheduled", "5", SHARD_1, SHARD_2]
+        ["report", "--select", "$.result.score", "--trial-id", "item,seed", "--scheduled", "5", SHARD_1, SHARD_2]
     )
     out = capsys.readouterr().out
     assert f"{SHARD_2} line 2: '[2,\"a\"]': evidence is {SHARD_1} line 2" in out

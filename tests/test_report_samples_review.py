@@ -63,7 +63,7 @@ def test_a_document_over_the_limit_names_the_option_that_raises_it(tmp_path):
     big = _big_log(tmp_path)
     result = report(big, source=INSPECT)
     assert (result.verdict, result.code) == (Verdict.INVALID, "too-large")
-    assert "--max-line-bytes 64M is 64 MiB" in result.message and "max_line_bytes" in result.message
+    assert "--max-bytes 64M is 64 MiB" in result.message and "max_line_bytes" in result.message
     assert report(big, source=INSPECT, max_line_bytes=8 * 1024 * 1024).verdict is Verdict.PASS
 
 
@@ -77,12 +77,12 @@ def test_an_eval_member_and_the_results_file_over_the_limit_name_the_option(tmp_
     samples[0]["padding"] = base64.b64encode(random.Random(13).randbytes(30000)).decode()
     archive = _eval(log, samples)
     member = report(archive, source=INSPECT, max_line_bytes=len(archive))
-    assert member.code == "archive-too-large" and "--max-line-bytes" in member.message
+    assert member.code == "archive-too-large" and "--max-bytes" in member.message
     source = Source("lm-eval", metric="exact_match", results=RESULTS)
     results = report(GSM8K, source=source, max_line_bytes=200)
-    assert results.code == "too-large" and "--max-line-bytes" in results.message
+    assert results.code == "too-large" and "--max-bytes" in results.message
     line = report(b'{"trial_id": "a", "score": 1, "pad": "' + b"z" * 300 + b'"}\n', scheduled=1, max_line_bytes=100)
-    assert "--max-line-bytes" in line.invalid_observations[0].message
+    assert "--max-bytes" in line.invalid_observations[0].message
 
 
 @pytest.mark.parametrize("optimize", [0, 1])
@@ -92,12 +92,12 @@ def test_cli_a_big_inspect_log_hints_and_states_no_digest(tmp_path, optimize):
     args = ["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,P=0.5,I=0,N=0"]
     # Fresh interpreter, with and without -O: one for both calls.
     result, raised = run_fresh(
-        [([*args, "--receipt", str(receipt), "--", big], b""), ([*args, "--max-line-bytes", "8M", "--", big], b"")],
+        [([*args, "--receipt", str(receipt), "--", big], b""), ([*args, "--max-bytes", "8M", "--", big], b"")],
         optimize=optimize,
     )
     out = result.stdout.decode()
     assert result.returncode == 3
-    assert "raise the limit with max_line_bytes (--max-line-bytes" in out
+    assert "raise the limit with max_line_bytes (report --max-bytes" in out
     assert f"trials: {big} (not read in full)" in out and EMPTY_SHA256 not in out and "0 bytes" not in out
     written = json.loads(receipt.read_text())
     assert written["input"] == {"sha256": None, "bytes": None}
@@ -368,7 +368,7 @@ def test_a_member_over_the_archives_own_budget_gets_no_hint():
     archive = _eval(log, samples, {"samples/pad.json": b'{"pad": "' + b" " * 900_000 + b'"}'})
     result = report(archive, source=INSPECT, max_line_bytes=64 * 1024 * 1024)
     assert result.code == "archive-too-large" and str(64 * 1024 * 1024) not in result.message
-    assert "--max-line-bytes" not in result.message, result.message
+    assert "--max-bytes" not in result.message, result.message
 
 
 # -- the results file's direction ---------------------------------------------------------------
@@ -412,7 +412,7 @@ def test_lm_eval_samples_follow_the_results_files_higher_is_better(tmp_path):
 @pytest.mark.parametrize("optimize", [0, 1])
 def test_report_from_lm_eval_adopts_the_results_files_direction(tmp_path, optimize):
     results, samples = _mae_run(tmp_path)
-    argv = ["report", "--from", "lm-eval", "--sample-metric", "mae", "--results", results]
+    argv = ["report", "--from", "lm-eval", "--metric", "mae", "--results", results]
     policy = tmp_path / "policy.json"
     policy.write_text(json.dumps({"version": "p-1", "threshold": 0.8, "exact": False}))
     broken = tmp_path / "broken-results.json"
@@ -436,8 +436,6 @@ def test_report_from_lm_eval_adopts_the_results_files_direction(tmp_path, optimi
     # A policy file states a direction: one that disagrees with the file is refused.
     assert refused.returncode == 2 and b"option-conflict" in refused.stderr
     # Without --results the metric's known direction stands: mae is better low.
-    assert (
-        run_main("report", "--from", "lm-eval", "--sample-metric", "mae", "--scheduled", "3", samples).returncode == 1
-    )
+    assert run_main("report", "--from", "lm-eval", "--metric", "mae", "--scheduled", "3", samples).returncode == 1
     # An unreadable results file is INVALID, not a crash while guessing the direction.
     assert unreadable.returncode == 3

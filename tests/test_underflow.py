@@ -50,7 +50,7 @@ def test_threshold_that_underflows_is_a_configuration_error(evidence, capsys):
 
 def test_min_pass_rate_is_exact_under_exact(evidence, capsys):
     line = b'{"trial_id": "a", "score": 0.1}\n'
-    args = ["report", "--scheduled", "1", "--metric", "pass-rate", "--min-pass-rate", "1e-400"]
+    args = ["report", "--scheduled", "1", "--statistic", "pass-rate", "--min-pass-rate", "1e-400"]
     assert main([*args, evidence(line)]) == 2
     assert main([*args, "--exact", evidence(line)]) == 1
 

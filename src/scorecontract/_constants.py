@@ -24,8 +24,8 @@ DEFAULT_MAX_BYTES = 1024 * 1024  # 1 MiB
 METRICS = ("mean", "pass-rate")
 DEFAULT_MAX_LISTED = 100
 
-# The output formats of `check` and of `report`.
-CHECK_FORMATS = ("text", "json", "github")
+# The output formats of `check`, `report` and `gate`: the same four.
+CHECK_FORMATS = ("text", "json", "markdown", "github")
 REPORT_FORMATS = ("text", "json", "markdown", "github")
 GATE_FORMATS = ("text", "json", "markdown", "github")
 

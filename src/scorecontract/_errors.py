@@ -119,7 +119,7 @@ REASONS = {
     "key-too-open": "the key file can be read or written by group or others (chmod 600)",
     "bad-population": "the declared population is unusable (not a positive count, a bad or duplicated manifest id)",
     # The command line's own refusals (exit 2): options and output files.
-    "bad-option": "an option's value is unusable (--max-bytes, --max-listed or --max-line-bytes not a whole number in range)",
+    "bad-option": "an option's value is unusable (--max-bytes or --max-listed not a whole number in range)",
     "missing-option": "an option needs another that was not given (--negate without --contract judgment, --signature without a key, ...)",
     "option-conflict": "two options that cannot be combined (--policy with --threshold, --exact or --review-owner, ...)",
     "output-exists": "an output file (receipt, JUnit XML, signature file, kept evidence) exists already; nothing is overwritten",

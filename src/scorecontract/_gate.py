@@ -129,11 +129,15 @@ class GateFile(Value):
         self._fill(path=path, version=version, sha256=sha256, gates=gates)
 
 
-def load_gate_file(path: str, keys: Mapping[str, Mapping[str, str]], /) -> GateFile:
+def load_gate_file(
+    path: str, keys: Mapping[str, Mapping[str, str]], /, *, renamed: Mapping[str, str] | None = None
+) -> GateFile:
     """Read the gate file *path* and return its ``GateFile``.
 
     *keys* maps each command (``check``, ``report``) to its keys and what
-    each takes (``FLAG``, ``VALUE``, ``VALUES``, ``PATH``).  A name ending
+    each takes (``FLAG``, ``VALUE``, ``VALUES``, ``PATH``); *renamed* maps
+    an old key to its new name (``sample-metric`` to ``metric``), refused
+    with that name.  A name ending
     in ``.toml`` is TOML (Python 3.11+); any other is JSON.  Raises
     ``PolicyError``: ``gate-file-unreadable`` (missing, not a regular file,
     over 256 KiB), and as ``gate_file_from_bytes`` says.
@@ -145,11 +149,17 @@ def load_gate_file(path: str, keys: Mapping[str, Mapping[str, str]], /) -> GateF
     except InvalidEvidence as exc:
         # A gate file that cannot be read is configuration (exit 2), not evidence.
         raise PolicyError("gate-file-unreadable", exc.message) from None
-    return gate_file_from_bytes(data, keys, path=path, toml=path.lower().endswith(".toml"))
+    return gate_file_from_bytes(data, keys, path=path, toml=path.lower().endswith(".toml"), renamed=renamed)
 
 
 def gate_file_from_bytes(
-    data: bytes, keys: Mapping[str, Mapping[str, str]], /, *, path: str, toml: bool = False
+    data: bytes,
+    keys: Mapping[str, Mapping[str, str]],
+    /,
+    *,
+    path: str,
+    toml: bool = False,
+    renamed: Mapping[str, str] | None = None,
 ) -> GateFile:
     """Return the ``GateFile`` the bytes *data* hold; *path* names them (``-``: standard input).
 
@@ -158,7 +168,8 @@ def gate_file_from_bytes(
     bytes that are not strict JSON or TOML holding one object, a missing or
     malformed ``version``, ``gates`` or gate; ``no-gates`` for an empty
     ``gates``; ``unknown-gate-key`` (with a did-you-mean) for a key the
-    format or the gate's command does not define.
+    format or the gate's command does not define, naming the new key of
+    an old one (``unknown key 'sample-metric'; it was renamed 'metric'``).
     """
     import hashlib
 
@@ -194,11 +205,13 @@ def gate_file_from_bytes(
     if not gates:
         raise PolicyError("no-gates", f"{where} names no gate: a gate file that gates nothing would release anything")
     folder = "" if path == "-" else os.path.dirname(path)
-    parsed = tuple(_gate(name, body, keys, folder, where) for name, body in gates.items())
+    parsed = tuple(_gate(name, body, keys, folder, where, renamed or {}) for name, body in gates.items())
     return GateFile(path, version, hashlib.sha256(data).hexdigest(), parsed)
 
 
-def _gate(name: str, body: object, keys: Mapping[str, Mapping[str, str]], folder: str, where: str) -> Gate:
+def _gate(
+    name: str, body: object, keys: Mapping[str, Mapping[str, str]], folder: str, where: str, renamed: Mapping[str, str]
+) -> Gate:
     if not (0 < len(name) <= _LONGEST_NAME and set(name) <= _NAME_CHARACTERS and name[0] not in ".-"):
         raise PolicyError(
             _CODE,
@@ -214,7 +227,7 @@ def _gate(name: str, body: object, keys: Mapping[str, Mapping[str, str]], folder
             _CODE, f"{here}: command must be one of {', '.join(map(repr, GATE_COMMANDS))}, not {_shown(command)}"
         )
     known = keys[command]
-    _refuse_unknown(body, (*_GATE_KEYS, *known), here, f"a {command} gate", keys, command)
+    _refuse_unknown(body, (*_GATE_KEYS, *known), here, f"a {command} gate", keys, command, renamed)
     evidence = _evidence(body.get("evidence"), folder, here)
     options: list[tuple[str, object]] = []
     for key, value in body.items():
@@ -233,6 +246,7 @@ def _refuse_unknown(
     what: str,
     keys: Mapping[str, Mapping[str, str]] | None = None,
     command: str | None = None,
+    renamed: Mapping[str, str] | None = None,
 ) -> None:
     import difflib
 
@@ -242,7 +256,11 @@ def _refuse_unknown(
         text = f"{where}: unknown key {ascii(key)}"
         others = [other for other in (keys or {}) if other != command and key in (keys or {})[other]]
         close = difflib.get_close_matches(key, allowed, n=1)
-        if others:
+        new = (renamed or {}).get(key)
+        if new is not None and new in allowed:
+            # Never an alias: the old key is refused, and the new one named.
+            text += f"; it was renamed {new!r}"
+        elif others:
             text += f"; {key!r} is an option of {others[0]}, not of {command}"
         elif close:
             text += f"; did you mean {close[0]!r}?"
@@ -313,8 +331,12 @@ def _text(value: object, where: str) -> str:
         return value
     if type(value) is int:
         return str(value)
-    if type(value).__name__ == "Decimal":
-        if not value.is_finite():  # type: ignore[attr-defined]
+    # The exact decoder gave every other number as a Decimal, so decimal
+    # is imported already.
+    from decimal import Decimal
+
+    if isinstance(value, Decimal):
+        if not value.is_finite():
             raise PolicyError(_CODE, f"{where} is {value}, not a finite number")
         return str(value)
     raise PolicyError(_CODE, f"{where} takes a string or a number, not {_shown(value)}")

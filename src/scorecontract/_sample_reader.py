@@ -269,8 +269,13 @@ class SampleReader:
 
     # -- lines ------------------------------------------------------------------
 
-    def line(self, raw: bytes, max_bytes: int) -> Row:
-        """The observation for one JSON Lines line (without its ``\\n``); never raises."""
+    def line(self, raw: bytes, max_bytes: int) -> Row | None:
+        """The observation for one JSON Lines line (without its ``\\n``); never raises.
+
+        None: the line is a record of another population the same file
+        holds (lm-eval's lines under another filter than the one gated),
+        no observation of this one; the reader counts it in its description.
+        """
         if not raw.strip(b" \t\r"):
             return invalid_row(None, "empty", "blank line, not a record")
         try:
@@ -291,7 +296,7 @@ class SampleReader:
                 None, "internal-error", f"unexpected {type(exc).__name__} in scorecontract; please report it"
             )
 
-    def record(self, record: dict[str, object], base: str, codes: Codes) -> Row:  # pragma: no cover
+    def record(self, record: dict[str, object], base: str, codes: Codes) -> Row | None:  # pragma: no cover
         raise NotImplementedError
 
     # -- documents --------------------------------------------------------------

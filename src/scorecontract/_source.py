@@ -44,8 +44,7 @@ REGISTRY = {
 }
 
 # Every option any adapter takes, by its Source keyword: its command-line
-# flag is --KEYWORD with "-" for "_" (report --from spells metric
-# --sample-metric, its --metric being the report's own), METAVAR names its
+# flag is --KEYWORD with "-" for "_", the same in check and report, METAVAR names its
 # argument (None: a switch without one), KIND says what it holds ("text" a
 # non-empty string, "switch" true or false, "path" a file's path, "labels"
 # a closed map of letter grades to scores), and COMMANDS which commands have
@@ -53,7 +52,7 @@ REGISTRY = {
 # (keyword: (metavar, kind, commands, what it is))
 OPTIONS = {
     "task": ("T", "text", ("check", "report"), "the task or group the harness ran"),
-    "metric": ("M", "text", ("check", "report"), "the metric, as the harness names it"),
+    "metric": ("M", "text", ("check", "report"), "the metric, as the harness names it (lm-eval: acc,none)"),
     "scorer": ("S", "text", ("check", "report"), "the scorer, as the harness names it"),
     "reducer": ("R", "text", ("check",), "the epoch reducer of a score (Inspect: mean, max, ...)"),
     "provider": ("LABEL", "text", ("check",), "the provider whose prompt is gated"),

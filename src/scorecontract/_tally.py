@@ -127,8 +127,13 @@ class Tally:
             trial_id, verdict, code, message, score = read_trial(raw, self.policy, max_line_bytes, self.candidate)
         self._add(line, trial_id, verdict, code, message, score)
 
-    def take(self, line: int, row: Row) -> None:
-        """Count one observation of a sample reader, ``(trial_id, verdict, code, message, score, record)``."""
+    def take(self, line: int, row: Row | None) -> None:
+        """Count one observation of a sample reader, ``(trial_id, verdict, code, message, score, record)``.
+
+        None is no observation of this population (``SampleReader.line``).
+        """
+        if row is None:
+            return
         self.observed += 1
         trial_id, verdict, code, message, score, record = row
         if self.cluster_by is not None and verdict is not Verdict.INVALID and trial_id is not None:
@@ -508,9 +513,9 @@ def stream_lines(stream: Readable, tally: Tally, max_line_bytes: int, digest: Si
 
 
 # How to raise report()'s one byte limit, said wherever it refuses: the
-# keyword and the CLI option by name (check says --max-bytes for its own).
+# keyword and the CLI option by name (--max-bytes, as check names its own).
 RAISE_LIMIT = (
-    "raise the limit with max_line_bytes (--max-line-bytes, which takes binary units: --max-line-bytes 64M is 64 MiB)"
+    "raise the limit with max_line_bytes (report --max-bytes, which takes binary units: --max-bytes 64M is 64 MiB)"
 )
 
 

@@ -46,6 +46,9 @@ def register(commands: Any, epilog: str) -> None:
         help="largest evidence accepted, in bytes, or with a binary unit: 512K, 64M, 1G (default 1M = 1 MiB)",
     )
     _add_output_options(check)
+    from ._options import add_renamed
+
+    add_renamed(check)
 
     from ._judgment import add_arguments
 
@@ -185,8 +188,13 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
         "--format",
         choices=CHECK_FORMATS,
         default="text",
-        help="result line: text (default), json (the receipt on one line) "
-        "or github (an Actions ::error/::notice command)",
+        # A metavar: the four choices in braces no longer fit a narrow terminal's usage.
+        metavar="FORMAT",
+        help="stdout format: text (default: the result line), json (the receipt on one line), "
+        "markdown (a summary for $GITHUB_STEP_SUMMARY) or github (an Actions ::error/::notice command)",
+    )
+    check.add_argument(
+        "--junit-xml", metavar="FILE", help="also write JUnit XML, one testcase for the evidence; never overwrites"
     )
     check.add_argument(
         "--receipt",
@@ -212,7 +220,8 @@ class CheckOptions:
     - ``direction_stated``: whether ``--direction`` or ``--policy`` states
       the direction (else an lm-eval file's own ``higher_is_better`` does);
     - ``max_bytes``: the byte limit on the evidence;
-    - ``format``, ``receipt``, ``keep_evidence``: what to print and keep;
+    - ``format``, ``junit_xml``, ``receipt``, ``keep_evidence``: what to
+      print, write and keep;
     - ``provenance``: the candidate, run and key the evidence must match.
     """
 
@@ -227,6 +236,7 @@ class CheckOptions:
         "direction_stated",
         "max_bytes",
         "format",
+        "junit_xml",
         "receipt",
         "keep_evidence",
         "provenance",
@@ -242,6 +252,7 @@ class CheckOptions:
     direction_stated: bool
     max_bytes: int
     format: str
+    junit_xml: str | None
     receipt: str | None
     keep_evidence: str | None
     provenance: Provenance
@@ -262,6 +273,7 @@ class CheckOptions:
         receipt: str | None,
         keep_evidence: str | None,
         provenance: Provenance,
+        junit_xml: str | None = None,
     ) -> None:
         self.path = path
         self.policy = policy
@@ -273,6 +285,7 @@ class CheckOptions:
         self.direction_stated = direction_stated
         self.max_bytes = max_bytes
         self.format = format
+        self.junit_xml = junit_xml
         self.receipt = receipt
         self.keep_evidence = keep_evidence
         self.provenance = provenance
@@ -309,12 +322,12 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
 
         compile_query(select)  # a malformed query is configuration: exit 2 before reading
     max_bytes = byte_count("--max-bytes", args.max_bytes)
-    if args.receipt is not None:
+    if args.receipt is not None or args.junit_xml is not None:
         from ._files import refuse_taken
 
-        # Before anything is read or printed: a taken receipt is refused
+        # Before anything is read or printed: a taken output is refused
         # as configuration, never after a verdict was announced.
-        refuse_taken((("receipt", args.receipt),))
+        refuse_taken((("receipt", args.receipt), ("--junit-xml", args.junit_xml)))
     provenance = Provenance.from_options(
         path=args.path,
         # A judgment without a threshold still obeys the default policy's
@@ -337,6 +350,7 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
         direction_stated=args.direction is not None or args.policy is not None,
         max_bytes=max_bytes,
         format=args.format,
+        junit_xml=args.junit_xml,
         receipt=args.receipt,
         keep_evidence=args.keep_evidence,
         provenance=provenance,

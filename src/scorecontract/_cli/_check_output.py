@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""What ``scorecontract check`` hands back: a receipt and a result line.
+"""What ``scorecontract check`` hands back: a receipt, a result line, a summary, JUnit XML.
 
 The receipt is the decision record plus what was decided on: the SHA-256
 and length of the exact evidence bytes read, the path as given, and the
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .._evaluate import Decision
     from .._judgment import Judgment
 
-__all__ = ["check_receipt", "github_command", "result_line"]
+__all__ = ["check_junit_xml", "check_markdown", "check_receipt", "github_command", "result_line"]
 
 # How a verdict is announced to GitHub Actions.  A verdict missing here
 # (a new one) is announced as an error: announcing is not releasing, but an
@@ -124,3 +124,61 @@ def result_line(
         line="" if decision.lineno is None else str(decision.lineno),
         col="" if decision.colno is None else str(decision.colno),
     )
+
+
+def _state(decision: Decision | Judgment) -> str:
+    """The state a line names: the verdict, or a judgment's own (GRADER_ERROR)."""
+    outcome = getattr(decision, "outcome", None)
+    return decision.verdict.value if outcome is None else str(outcome.value)
+
+
+def _evidence_shown(receipt: dict[str, object]) -> str:
+    evidence = receipt.get("evidence")
+    sha256 = evidence.get("sha256") if isinstance(evidence, dict) else None
+    length = evidence.get("length") if isinstance(evidence, dict) else None
+    return "not read in full" if sha256 is None else f"{length} bytes, sha256 `{sha256}`"
+
+
+def check_markdown(decision: Decision | Judgment, /, *, path: str, receipt: dict[str, object]) -> list[str]:
+    """The lines of a summary for ``$GITHUB_STEP_SUMMARY``, as ``report`` and ``gate`` write one.
+
+    Each value passes through ``markdown_text`` (``_report_output``, the
+    one Markdown escaper), which leaves no line break inside a value: the
+    lines are returned apart, never split afterwards.
+    """
+    from ._report_output import markdown_text
+
+    state = _state(decision)
+    line = result_line(decision, format="text", path=path)
+    message = line.split(": ", 1)[1] if ": " in line else decision.message
+    return [
+        f"### scorecontract check: {state}",
+        "",
+        f"**{state}** `{decision.code}`: {markdown_text(message)}",
+        "",
+        f"Evidence: {markdown_text(path)} ({_evidence_shown(receipt)})",
+    ]
+
+
+def check_junit_xml(decision: Decision | Judgment, /, *, path: str, receipt: dict[str, object]) -> bytes:
+    """JUnit XML: one testcase, named by the evidence path; FAIL a ``<failure>``, else not PASS an ``<error>``.
+
+    Written by ``_report_output.junit_suite``, as ``gate``'s one testcase per gate.
+    """
+    from ._report_output import junit_suite, xml_text
+
+    line = result_line(decision, format="text", path=path)
+    evidence = receipt.get("evidence")
+    sha256 = evidence.get("sha256") if isinstance(evidence, dict) else None
+    properties = (
+        ("verdict", decision.verdict.value),
+        ("code", decision.code),
+        ("message", decision.message),
+        ("policy", decision.policy.version),
+        ("path", path),
+        ("sha256", "not read in full" if sha256 is None else str(sha256)),
+    )
+    case = ("scorecontract.check", path, decision.verdict.value, decision.code, line)
+    text = junit_suite("scorecontract check", properties, [case], xml_text(line))
+    # Printable text already; a lone surrogate could only be shown escaped.
+    return text.encode("utf-8", "backslashreplace")

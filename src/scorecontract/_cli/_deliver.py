@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
         path: str
         format: str
+        junit_xml: str | None
         receipt: str | None
         keep_evidence: str | None
 
@@ -63,9 +64,9 @@ def deliver(
     provenance: Provenance,
     /,
 ) -> int:
-    """Keep the evidence, write the receipt, print the result line; return the status.
+    """Keep the evidence, write the receipt and JUnit XML, print the result; return the status.
 
-    A receipt or a kept copy that cannot be written exits 2, whatever the
+    A receipt, JUnit XML or a kept copy that cannot be written exits 2, whatever the
     verdict: the run was asked to leave a record and did not, so it must
     not count as a release.  Nothing is then printed as a verdict (no
     result line, no ``::notice`` annotation): the error says what was
@@ -77,10 +78,11 @@ def deliver(
     INVALID then.
     """
     from .._errors import PolicyError
-    from ._check_output import check_receipt, result_line
+    from ._check_output import check_junit_xml, check_markdown, check_receipt, result_line
     from ._io import EXIT_USAGE, emit, warn
 
-    if options.format == "text" and options.receipt is None and options.keep_evidence is None:
+    asked = (options.receipt, options.keep_evidence, options.junit_xml)
+    if options.format == "text" and asked == (None, None, None):
         # The common release-script call: one line, no record asked for, so
         # no hashing (hashlib alone costs more than the decision).
         emit(result_line(decision, format="text", path=options.path))
@@ -109,12 +111,18 @@ def deliver(
             except OSError as exc:
                 message = f"cannot keep the evidence in {ascii(options.keep_evidence)}"
                 problems.append(str(refusal(exc, message)))
+    from ._files import write_output
+
     if options.receipt is not None:
-        from ._files import write_output
         from ._receipt import receipt_bytes
 
         try:
             write_output("receipt", options.receipt, receipt_bytes(receipt))
+        except PolicyError as exc:
+            problems.append(str(exc))
+    if options.junit_xml is not None:
+        try:
+            write_output("JUnit XML", options.junit_xml, check_junit_xml(decision, path=options.path, receipt=receipt))
         except PolicyError as exc:
             problems.append(str(exc))
     if problems:
@@ -125,6 +133,9 @@ def deliver(
             "but without its record the decision is not delivered",
         )
         return EXIT_USAGE
-    emit(result_line(decision, format=options.format, path=options.path, receipt=receipt))
+    if options.format == "markdown":
+        emit(*check_markdown(decision, path=options.path, receipt=receipt))
+    else:
+        emit(result_line(decision, format=options.format, path=options.path, receipt=receipt))
     warn(*notes)
     return decision.verdict.exit_code

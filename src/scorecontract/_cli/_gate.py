@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .._report import Report
     from .._verdict import Verdict
 
-__all__ = ["EXCLUDED", "gate_keys", "gate_receipt", "register"]
+__all__ = ["EXCLUDED", "gate_keys", "gate_receipt", "register", "renamed_keys"]
 
 # The default limit on one evidence file read whole by a gate: every gate
 # that names it decides on those bytes, so it is read into memory once.
@@ -122,7 +122,8 @@ def register(commands: Any, epilog: str) -> None:
 def gate_keys(parsers: Mapping[str, argparse.ArgumentParser], /) -> dict[str, dict[str, str]]:
     """Each gate command's keys, read off its parser: ``{"check": {"threshold": VALUE, ...}}``.
 
-    A key is a long option without its dashes, unless ``EXCLUDED``.  What
+    A key is a long option without its dashes, unless ``EXCLUDED`` or an
+    old spelling (``_options.RENAMED``, refused by ``renamed_keys``).  What
     it takes follows from the option: a flag (no value), a list (an option
     that may be repeated), a path (metavar FILE, K or DIR: relative to the
     gate file's folder), or one value.
@@ -135,6 +136,8 @@ def gate_keys(parsers: Mapping[str, argparse.ArgumentParser], /) -> dict[str, di
     for command in GATE_COMMANDS:
         found: dict[str, str] = {}
         for action in parsers[command]._actions:
+            if action.help == argparse.SUPPRESS:
+                continue  # an old spelling (_options.RENAMED): no key, refused as one
             for option in action.option_strings:
                 if not option.startswith("--") or option in EXCLUDED:
                     continue
@@ -149,6 +152,13 @@ def gate_keys(parsers: Mapping[str, argparse.ArgumentParser], /) -> dict[str, di
                 found[option[2:]] = kind
         keys[command] = found
     return keys
+
+
+def renamed_keys() -> dict[str, str]:
+    """The old gate keys and their new names, as the options were renamed: ``{"sample-metric": "metric"}``."""
+    from ._options import RENAMED
+
+    return {old[2:]: new[2:] for old, new in RENAMED.items()}
 
 
 # -- one gate -------------------------------------------------------------------
@@ -168,7 +178,7 @@ class _Planned:
 class _Outcome:
     """What one gate decided, and everything each format shows of it."""
 
-    __slots__ = ("gate", "result", "verdict", "state", "code", "message", "line", "receipt", "evidence")
+    __slots__ = ("gate", "result", "report", "verdict", "state", "code", "message", "line", "receipt", "evidence")
 
     def __init__(
         self,
@@ -177,9 +187,12 @@ class _Outcome:
         line: str,
         receipt: dict[str, object],
         evidence: list[tuple[str, bytes | None]],
+        report: Report | None = None,
     ) -> None:
         self.gate = gate
         self.result = result
+        # A report gate's Report, for the formats that show its detail.
+        self.report = report
         self.verdict: Verdict = result.verdict
         # A judgment names its own state (GRADER_ERROR); the verdict decides.
         outcome = getattr(result, "outcome", None)
@@ -338,7 +351,7 @@ def _decided(planned: _Planned, shared: Mapping[str, bytes | InvalidEvidence]) -
         kept.append((options.baseline, None if isinstance(base, InvalidEvidence) else base))
     report = report_result(options, inputs[0] if len(inputs) == 1 else inputs, baseline)
     line = render_text(report, None).split("\n", 1)[0]
-    return _Outcome(gate, report, line, receipt_dict(report), kept)
+    return _Outcome(gate, report, line, receipt_dict(report), kept, report)
 
 
 # -- the run --------------------------------------------------------------------
@@ -348,14 +361,14 @@ def _load(path: str, keys: Mapping[str, Mapping[str, str]]) -> GateFile:
     from .._gate import MAX_GATE_FILE_BYTES, gate_file_from_bytes, load_gate_file
 
     if path != "-":
-        return load_gate_file(path, keys)
+        return load_gate_file(path, keys, renamed=renamed_keys())
     from .._read import read_bounded, standard_input
 
     try:
         data = read_bounded(standard_input(), MAX_GATE_FILE_BYTES, what="gate file on standard input")
     except InvalidEvidence as exc:
         raise PolicyError("gate-file-unreadable", exc.message) from None
-    return gate_file_from_bytes(data, keys, path="-")
+    return gate_file_from_bytes(data, keys, path="-", renamed=renamed_keys())
 
 
 def _run_gate(args: argparse.Namespace) -> int:
@@ -532,9 +545,9 @@ def _markdown(summary: _Summary) -> str:
             f"| `{outcome.code}` | {markdown_text(message)} |"
         )
     for outcome in summary.outcomes:
-        if outcome.gate.command == "report":
+        if outcome.report is not None:
             shown = ", ".join(path for path, _ in outcome.evidence[: len(outcome.gate.evidence)])
-            detail = render_markdown(outcome.result, shown)  # type: ignore[arg-type]
+            detail = render_markdown(outcome.report, shown)
             # One level below the gate's own heading, named by the gate.
             heading, rest = detail.split("\n", 1)
             lines += ["", heading.replace("### scorecontract report", f"#### gate {outcome.gate.name} (report)"), rest]
@@ -549,11 +562,11 @@ def _github(summary: _Summary) -> Iterator[str]:
     for outcome in summary.outcomes:
         gate = outcome.gate
         properties = {"title": f"scorecontract gate {gate.name}: {outcome.state}"}
-        if gate.command == "report":
+        if outcome.report is not None:
             shown = ", ".join(path for path, _ in outcome.evidence[: len(gate.evidence)])
             # The report's own annotations (each invalid observation on its
             # line), all but its closing summary, which the gate's line replaces.
-            lines = render_github(outcome.result, shown).split("\n")[:-1]  # type: ignore[arg-type]
+            lines = render_github(outcome.report, shown).split("\n")[:-1]
             yield from (_shard_files(line, gate.evidence) for line in lines)
             if len(gate.evidence) == 1:
                 properties["file"] = _annotated(gate.evidence[0])
@@ -571,38 +584,21 @@ def _github(summary: _Summary) -> Iterator[str]:
 
 def _junit_xml(summary: _Summary) -> str:
     """JUnit XML: one testcase per gate; FAIL a ``<failure>``, INVALID and REVIEW an ``<error>``."""
-    from ._report_output import xml_text
+    from ._report_output import junit_suite, xml_text
 
-    failures = sum(1 for o in summary.outcomes if o.verdict.value == "FAIL")
-    errors = sum(1 for o in summary.outcomes if o.verdict.value not in ("PASS", "FAIL"))
-    counts = f'tests="{len(summary.outcomes)}" failures="{failures}" errors="{errors}" skipped="0"'
-    parts = [
-        "<?xml version='1.0' encoding='utf-8'?>\n",
-        f'<testsuites name="scorecontract" {counts}>\n',
-        f'<testsuite name="scorecontract gate" {counts}>\n<properties>',
-    ]
-    for name, value in (
+    properties = (
         ("verdict", summary.verdict.value),
         ("code", summary.code),
         ("message", summary.message),
         ("version", summary.gates.version),
         ("gate_file", summary.gates.path),
         ("sha256", summary.gates.sha256),
-    ):
-        parts.append(f'<property name="{name}" value="{xml_text(value)}" />')
-    parts.append("</properties>\n")
-    for outcome in summary.outcomes:
-        case = f'<testcase classname="scorecontract.gate.{outcome.gate.command}" name="{xml_text(outcome.gate.name)}"'
-        shown = xml_text(outcome.line)
-        if outcome.verdict.value == "PASS":
-            parts.append(f"{case}><system-out>{shown}</system-out></testcase>\n")
-        elif outcome.verdict.value == "FAIL":
-            parts.append(f'{case}><failure type="{xml_text(outcome.code)}" message="{shown}" /></testcase>\n')
-        else:
-            parts.append(f'{case}><error type="{xml_text(outcome.code)}" message="{shown}" /></testcase>\n')
+    )
+    cases = [
+        (f"scorecontract.gate.{o.gate.command}", o.gate.name, o.verdict.value, o.code, o.line) for o in summary.outcomes
+    ]
     text = "\n".join(xml_text(line) for line in _render(summary, "text"))
-    parts.append(f"<system-out>{text}</system-out>\n</testsuite>\n</testsuites>\n")
-    return "".join(parts)
+    return junit_suite("scorecontract gate", properties, cases, text)
 
 
 def _annotated(path: str) -> str:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         select: str | None
         max_bytes: int
         format: str
+        junit_xml: str | None
         receipt: str | None
         keep_evidence: str | None
         provenance: Provenance

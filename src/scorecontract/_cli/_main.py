@@ -117,6 +117,23 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             given[self.dest] = values
             setattr(namespace, self.dest, values)
 
+    class Renamed(argparse.Action):
+        """An old spelling of an option: refused, naming the new one.
+
+        Kept as an option of its own (hidden from help) so that no silent
+        alias, and no prefix of another option, can take its place.
+        """
+
+        def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+            self.renamed: str = kwargs.pop("renamed")
+            kwargs.update(nargs="?", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+            argparse.Action.__init__(self, option_strings, dest, **kwargs)
+
+        def __call__(
+            self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: str | None = None
+        ) -> NoReturn:
+            parser.error(f"{option_string} was renamed {self.renamed}")
+
     class Parser(argparse.ArgumentParser):
         stop = Stop
 
@@ -126,8 +143,12 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             # not --threshold; and our own -h/--help.
             kwargs["allow_abbrev"] = False
             kwargs["add_help"] = False
+            # The class itself, kept typed: argparse types formatter_class
+            # as a callable of prog alone, and _get_formatter passes width.
+            self.formatter_type: type[argparse.HelpFormatter] = kwargs.get("formatter_class", argparse.HelpFormatter)
             argparse.ArgumentParser.__init__(self, *args, **kwargs)
             self.register("action", "scorecontract-version", Version)
+            self.register("action", "scorecontract-renamed", Renamed)
             # The default action (and "store"): one value, given once.
             self.register("action", None, StoreOnce)
             self.register("action", "store", StoreOnce)
@@ -140,7 +161,7 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             )
 
         def _get_formatter(self) -> argparse.HelpFormatter:
-            return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+            return self.formatter_type(prog=self.prog, width=_help_width())
 
         def _print_message(self, message: str, file: Any = None) -> None:
             # Everything argparse prints (3.13 adds warnings) is escaped:
@@ -280,10 +301,14 @@ def _suggestions(root: argparse.ArgumentParser, argv: Sequence[str]) -> list[str
     parser = commands[name] if name is not None else root
     # Compared without the dashes, which every candidate shares: with them,
     # --hel would be close to --threshold.
+    import argparse
+
+    # Never an old spelling (_options.RENAMED), hidden from help: it is
+    # refused, and suggesting it would send the user to a refusal.
     known = [
         option[2:]
-        for option in parser._option_string_actions
-        if option.startswith("--") and option not in ("--help", "--version")
+        for option, action in parser._option_string_actions.items()
+        if option.startswith("--") and option not in ("--help", "--version") and action.help != argparse.SUPPRESS
     ]
     arguments = list(argv)
     if "--" in arguments:
@@ -353,15 +378,20 @@ def _help_or_refusal(
 
 
 def _adapter_help(arguments: list[str], option: str) -> str | None:
-    """The help of one harness adapter, for exactly ``check --from HARNESS --help``."""
-    if len(arguments) != 4 or arguments[0] != "check" or arguments[1] != "--from" or arguments[3] != option:
+    """The help of one harness adapter, for exactly ``check|report --from HARNESS --help``."""
+    command = arguments[0] if arguments else ""
+    if len(arguments) != 4 or command not in ("check", "report") or arguments[1] != "--from":
         return None
-    if option not in ("-h", "--help"):
+    if arguments[3] != option or option not in ("-h", "--help"):
         return None
     from .._source import REGISTRY
 
     if arguments[2] not in REGISTRY:
         return None
+    if command == "report":
+        from ._report import adapter_help as samples_help
+
+        return samples_help(arguments[2], _help_width()) + "\n" + exit_table("report")
     from .._headline import adapter_help
 
     return adapter_help(arguments[2], _help_width()) + "\n" + exit_table("check")

@@ -11,7 +11,31 @@ from __future__ import annotations
 
 from .._errors import PolicyError
 
-__all__ = ["BYTE_SUFFIXES", "byte_count", "conflict", "needs", "whole_number"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["BYTE_SUFFIXES", "RENAMED", "add_renamed", "byte_count", "conflict", "needs", "whole_number"]
+
+# The old spellings of check's and report's options, and each one's new
+# name: the same concept has one name in both commands and in gate files
+# (docs/cli.md).  Each is refused with a usage error naming the new one,
+# never kept as an alias; a gate file's old key likewise (_gate.py).
+RENAMED = {
+    "--sample-metric": "--metric",
+    "--select-score": "--select",
+    "--max-line-bytes": "--max-bytes",
+}
+
+
+def add_renamed(parser: argparse.ArgumentParser, /) -> None:
+    """Give *parser* each old spelling of ``RENAMED``, hidden, as a refusal."""
+    for old, new in RENAMED.items():
+        # dest: none that a real option has, so the namespace never holds it.
+        parser.add_argument(
+            old, dest="renamed_" + old[2:].replace("-", "_"), action="scorecontract-renamed", renamed=new
+        )
+
 
 # The most digits a count may have: any larger limit would be absurd, and
 # a bounded text keeps int() cheap (CPython refuses 4300 digits anyway).

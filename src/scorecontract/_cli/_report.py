@@ -16,21 +16,24 @@ if TYPE_CHECKING:
     from .._report import Report
     from .._source import Source
 
-__all__ = ["ReportOptions", "register", "report_options", "report_result"]
+__all__ = ["ReportOptions", "adapter_help", "register", "report_options", "report_result"]
 
 _DESCRIPTION = """\
 Gate a JSON Lines file of trial records, {"trial_id": "t-001", "score": 0.9}
 (extra members allowed), against a declared population.  Every line is an
 observation; invalid ones are counted and listed, never dropped.  A
 scheduled trial without valid evidence makes the report INVALID (or REVIEW
-with --review-owner); otherwise the metric decides.
+with --review-owner); otherwise --statistic decides: the mean (default) or
+the pass rate.
 
 Several TRIALS files are the shards of one run: one population, read in the
 order given.  --from HARNESS reads a harness's per-sample output instead
 (lm-eval samples_<task>_*.jsonl, an Inspect .json or .eval log, HELM
 per_instance_stats.json, promptfoo results.json, a DeepEval test run, an
-oaieval record log); --select-score and --trial-id read any JSON Lines file
-(docs/harnesses.md)."""
+oaieval record log; scorecontract report --from HARNESS --help for one);
+--select and --trial-id read any JSON Lines file (docs/harnesses.md).
+--metric is the harness's metric, as check takes it (lm-eval: acc,none,
+metric and filter); --statistic is what the report decides on."""
 
 
 def register(commands: Any, epilog: str) -> None:
@@ -57,35 +60,40 @@ def register(commands: Any, epilog: str) -> None:
 
     harness = command.add_argument_group("per-sample records of a harness (docs/harnesses.md)")
     harness.add_argument("--from", dest="harness", choices=tuple(REGISTRY), help="the harness that wrote TRIALS")
-    # The one vocabulary of adapter options (_source.OPTIONS); the harness's
-    # metric is --sample-metric here, --metric being the report's own.
+    # The one vocabulary of adapter options (_source.OPTIONS), spelled as
+    # check spells them: --metric is the harness's metric in both.
     for name, (metavar, kind, commands, text) in OPTIONS.items():
         if "report" not in commands:
             continue
-        flag = "--sample-metric" if name == "metric" else "--" + name.replace("_", "-")
+        flag = "--" + name.replace("_", "-")
         if kind == "switch":
             harness.add_argument(flag, dest=f"source_{name}", action="store_true", help=text)
         else:
             harness.add_argument(flag, dest=f"source_{name}", metavar=metavar, help=text)
     harness.add_argument(
-        "--select-score", metavar="QUERY", help="any JSON Lines: the query (JSONPath, pointer or member) of each score"
+        "--select", metavar="QUERY", help="any JSON Lines: the query (JSONPath, pointer or member) of each score"
     )
     harness.add_argument(
         "--trial-id",
         metavar="QUERY[,QUERY...]",
         action="append",
-        help="with --select-score: the queries of the trial id's members, strings or integers",
+        help="with --select: the queries of the trial id's members, strings or integers",
     )
     from ._policy import add_policy_arguments
 
     # --threshold is the lowest passing score, and the lowest passing mean.
     add_policy_arguments(command)
     gate = command.add_argument_group("gate")
-    gate.add_argument("--metric", choices=METRICS, default="mean", help="the metric that decides (default mean)")
+    gate.add_argument(
+        "--statistic",
+        choices=METRICS,
+        default="mean",
+        help="what the report decides on: the mean score (default) or the pass rate",
+    )
     gate.add_argument(
         "--min-pass-rate",
         metavar="R",
-        help="the lowest passing share of trials (default 1 with --metric pass-rate); beside the mean, both must pass",
+        help="the lowest passing share of trials (default 1 with --statistic pass-rate); beside the mean, both must pass",
     )
     bounds = command.add_argument_group("confidence (decide on a bound, not the point estimate)")
     bounds.add_argument(
@@ -145,13 +153,73 @@ def register(commands: Any, epilog: str) -> None:
         help=f"list at most N invalid, ignored and missing items each (default {DEFAULT_MAX_LISTED})",
     )
     command.add_argument(
-        "--max-line-bytes",
+        "--max-bytes",
         metavar="N",
         default=str(DEFAULT_MAX_BYTES),
-        help="longest line accepted, and the limit on a whole document (an Inspect log, a HELM or promptfoo "
-        "file, lm-eval's --results), in bytes, or with a binary unit: 512K, 64M, 1G (default 1M)",
+        help="largest record accepted: each line of a JSON Lines file (the file itself streams, of any size), "
+        "and each whole document (an Inspect log, a HELM or promptfoo file, lm-eval's --results), in bytes, "
+        "or with a binary unit: 512K, 64M, 1G (default 1M = 1 MiB)",
     )
+    from ._options import add_renamed
+
+    add_renamed(command)
     command.set_defaults(run=_run_report)
+
+
+def adapter_help(name: str, width: int = 78) -> str:
+    """The text ``report --from HARNESS --help`` prints, wrapped to *width*.
+
+    The per-sample adapter's options, as ``check --from HARNESS --help``
+    gives the headline adapter's; a harness without one says so.
+    """
+    import textwrap
+
+    from .._headline import harness
+
+    module = harness(name)
+    adapter = module.SAMPLES
+    width = max(width, 40)
+    if adapter is None:
+        lines = [
+            f"usage: scorecontract check --from {name} ... (report --from {name} reads nothing)",
+            "",
+            *textwrap.wrap(
+                f"{module.TITLE} writes no per-sample records that report reads; gate its headline with "
+                f"scorecontract check --from {name} (scorecontract check --from {name} --help).",
+                width,
+                break_on_hyphens=False,
+            ),
+        ]
+        return "\n".join(lines) + "\n"
+    takes = " ".join(option.usage for option in adapter.options)
+    lines = [
+        f"usage: scorecontract report --from {name} {takes} [population] [policy options] TRIALS".replace("  ", " "),
+        "",
+        f"Gate the per-sample records of {module.TITLE}, one trial each (docs/harnesses.md).",
+        "",
+    ]
+    lines += textwrap.wrap(
+        module.FOLLOWS, width, initial_indent=f"{'follows:':<10}", subsequent_indent=" " * 10, break_on_hyphens=False
+    )
+    if adapter.options:
+        lines += ["", "options:"]
+        for option in adapter.options:
+            lines += textwrap.wrap(
+                option.help,
+                width,
+                initial_indent=f"  {option.usage.strip('[]'):<22}",
+                subsequent_indent=" " * 24,
+                break_on_hyphens=False,
+            )
+    lines.append("")
+    lines += textwrap.wrap(
+        "The population (--scheduled, --manifest, or what the harness's file declares), the policy options, "
+        "--statistic, --min-pass-rate and the confidence and output options apply as they do without --from; "
+        "--select and --trial-id are the adapter's own.",
+        width,
+        break_on_hyphens=False,
+    )
+    return "\n".join(lines) + "\n"
 
 
 class ReportOptions:
@@ -159,30 +227,31 @@ class ReportOptions:
 
     - ``path``: the trials file as given, ``-`` for standard input, and
       ``paths``: every one given (the shards of one run);
-    - ``source`` (a ``Source``), or ``select_score`` and ``trial_id``: how
+    - ``source`` (a ``Source``), or ``select`` and ``trial_id``: how
       records are read, or None for trial lines;
     - ``scheduled``, ``manifest``: the declared population;
     - ``policy``: the ``Policy`` to apply, ``--review-owner`` included;
-    - ``metric``; ``min_pass_rate``, or None when ``--min-pass-rate`` was
+    - ``statistic``, what decides (``mean`` or ``pass-rate``: the library's
+      ``metric``); ``min_pass_rate``, or None when ``--min-pass-rate`` was
       not given (the library's default then applies);
     - ``candidate``: the candidate every line must name, or None;
     - ``confidence`` (or None) and ``bound``, the option's or the policy
       file's, ``cluster_by`` (or None),
       ``baseline`` and ``max_regression`` (both or neither): the bounds;
     - ``format``, ``junit_xml``, ``receipt``, ``max_listed``: the outputs;
-    - ``max_line_bytes``: the byte limit on one line, or one whole document.
+    - ``max_bytes``: the byte limit on one line, or one whole document.
     """
 
     __slots__ = (
         "path",
         "paths",
         "source",
-        "select_score",
+        "select",
         "trial_id",
         "scheduled",
         "manifest",
         "policy",
-        "metric",
+        "statistic",
         "min_pass_rate",
         "candidate",
         "confidence",
@@ -194,18 +263,18 @@ class ReportOptions:
         "junit_xml",
         "receipt",
         "max_listed",
-        "max_line_bytes",
+        "max_bytes",
     )
 
     path: str
     paths: tuple[str, ...]
     source: Source | None
-    select_score: str | None
+    select: str | None
     trial_id: tuple[str, ...] | None
     scheduled: int | None
     manifest: str | None
     policy: Policy
-    metric: str
+    statistic: str
     min_pass_rate: int | float | Decimal | None
     candidate: str | None
     confidence: int | float | Decimal | None
@@ -217,7 +286,7 @@ class ReportOptions:
     junit_xml: str | None
     receipt: str | None
     max_listed: int
-    max_line_bytes: int
+    max_bytes: int
 
     def __init__(
         self,
@@ -226,7 +295,7 @@ class ReportOptions:
         scheduled: int | None,
         manifest: str | None,
         policy: Policy,
-        metric: str,
+        statistic: str,
         min_pass_rate: int | float | Decimal | None,
         candidate: str | None,
         format: str,
@@ -238,21 +307,21 @@ class ReportOptions:
         junit_xml: str | None,
         receipt: str | None,
         max_listed: int,
-        max_line_bytes: int,
+        max_bytes: int,
         paths: tuple[str, ...] = (),
         source: Source | None = None,
-        select_score: str | None = None,
+        select: str | None = None,
         trial_id: tuple[str, ...] | None = None,
     ) -> None:
         self.path = path
         self.paths = paths or (path,)
         self.source = source
-        self.select_score = select_score
+        self.select = select
         self.trial_id = trial_id
         self.scheduled = scheduled
         self.manifest = manifest
         self.policy = policy
-        self.metric = metric
+        self.statistic = statistic
         self.min_pass_rate = min_pass_rate
         self.candidate = candidate
         self.confidence = confidence
@@ -264,7 +333,7 @@ class ReportOptions:
         self.junit_xml = junit_xml
         self.receipt = receipt
         self.max_listed = max_listed
-        self.max_line_bytes = max_line_bytes
+        self.max_bytes = max_bytes
 
 
 def report_options(args: argparse.Namespace) -> ReportOptions:
@@ -298,8 +367,8 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     if confidence is None:
         confidence = policy.confidence
     bound = args.bound or policy.bound or "clt"
-    source, select_score, trial_id = _reading(args, policy)
-    max_line_bytes = byte_count("--max-line-bytes", args.max_line_bytes)
+    source, select, trial_id = _reading(args, policy)
+    max_bytes = byte_count("--max-bytes", args.max_bytes)
     if source is not None and args.policy is None:
         # No direction was stated (report has no --direction; a policy
         # file states one): a file the harness's options name may state it
@@ -308,19 +377,19 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         from .._samples import reader_for, results_direction
 
         reader = reader_for(source, None, None, policy, [None if path == "-" else path for path in args.paths])
-        stated = results_direction(reader, max_line_bytes)
+        stated = results_direction(reader, max_bytes)
         if stated is not None and stated != policy.direction:
             policy = policy.replace(direction=stated)
     options = ReportOptions(
         path=args.paths[0],
         paths=tuple(args.paths),
         source=source,
-        select_score=select_score,
+        select=select,
         trial_id=trial_id,
         scheduled=scheduled,
         manifest=args.manifest,
         policy=policy,
-        metric=args.metric,
+        statistic=args.statistic,
         min_pass_rate=min_pass_rate,
         candidate=args.candidate,
         confidence=confidence,
@@ -332,7 +401,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         junit_xml=args.junit_xml,
         receipt=args.receipt,
         max_listed=whole_number("--max-listed", args.max_listed, minimum=0),
-        max_line_bytes=max_line_bytes,
+        max_bytes=max_bytes,
     )
     refuse_taken((("--junit-xml", options.junit_xml), ("--receipt", options.receipt)))
     return options
@@ -358,8 +427,8 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
         raise needs("--baseline", "--max-regression")
     if max_regression is not None and args.baseline is None:
         raise needs("--max-regression", "--baseline")
-    if args.baseline is not None and args.metric != "mean":
-        raise conflict("--baseline", "--metric pass-rate", "the paired difference is of scores")
+    if args.baseline is not None and args.statistic != "mean":
+        raise conflict("--baseline", "--statistic pass-rate", "the paired difference is of scores")
     if args.baseline == "-" and "-" in args.paths:
         raise conflict("--baseline -", "TRIALS -", "standard input can be read once")
     if "-" in args.paths and len(args.paths) > 1:
@@ -374,8 +443,10 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
         clustered = "clustered errors apply to the CLT bound on the mean only"
         if bound == "hoeffding":
             raise conflict("--cluster-by", bound_given, clustered + " (--bound clt)")
-        if args.metric == "pass-rate":
-            raise conflict("--cluster-by", "--metric pass-rate", clustered + "; the Clopper-Pearson bound ignores them")
+        if args.statistic == "pass-rate":
+            raise conflict(
+                "--cluster-by", "--statistic pass-rate", clustered + "; the Clopper-Pearson bound ignores them"
+            )
         if args.min_pass_rate is not None:
             raise conflict("--cluster-by", "--min-pass-rate", clustered + "; the Clopper-Pearson bound ignores them")
     if args.baseline is not None and bound == "hoeffding":
@@ -387,7 +458,7 @@ def _harness_options() -> list[tuple[str, str, str]]:
     from .._source import OPTIONS
 
     return [
-        ("--sample-metric" if name == "metric" else "--" + name.replace("_", "-"), f"source_{name}", name)
+        ("--" + name.replace("_", "-"), f"source_{name}", name)
         for name, entry in OPTIONS.items()
         if "report" in entry[2]
     ]
@@ -407,19 +478,23 @@ def _reading(args: argparse.Namespace, policy: Policy) -> tuple[Source | None, s
     given = [flag for flag, attribute, _ in _harness_options() if getattr(args, attribute) not in (None, False)]
     if args.harness is None:
         if given:
-            raise needs(given[0], "--from HARNESS")
-        if (args.select_score is None) != (trial_id is None):
+            why = ""
+            if given[0] == "--metric" and args.source_metric in METRICS:
+                # report --metric once meant this; it now means what it means in check.
+                why = f"--metric names the harness's metric; what the report decides on is --statistic {args.source_metric}"
+            raise needs(given[0], "--from HARNESS", why)
+        if (args.select is None) != (trial_id is None):
             raise needs(
-                "--select-score" if trial_id is None else "--trial-id",
-                "--trial-id" if trial_id is None else "--select-score",
+                "--select" if trial_id is None else "--trial-id",
+                "--trial-id" if trial_id is None else "--select",
             )
-        if args.select_score is not None:
-            reader_for(None, args.select_score, trial_id, policy, [])  # compiles the queries
-        return None, args.select_score, trial_id
-    if args.select_score is not None or trial_id is not None:
+        if args.select is not None:
+            reader_for(None, args.select, trial_id, policy, [])  # compiles the queries
+        return None, args.select, trial_id
+    if args.select is not None or trial_id is not None:
         raise conflict(
             "--from",
-            "--select-score" if args.select_score is not None else "--trial-id",
+            "--select" if args.select is not None else "--trial-id",
             "the harness says where score and id are",
         )
     options: dict[str, object] = {}
@@ -508,8 +583,8 @@ def report_result(options: ReportOptions, /, trials: Any = None, baseline: Any =
     reading: dict[str, Any] = {}
     if options.source is not None:
         reading["source"] = options.source
-    if options.select_score is not None:
-        reading["select_score"] = options.select_score
+    if options.select is not None:
+        reading["select_score"] = options.select
         reading["trial_id"] = options.trial_id
     # --min-pass-rate is passed only when given: unstated, the library's
     # own default decides, whatever it is.
@@ -524,8 +599,8 @@ def report_result(options: ReportOptions, /, trials: Any = None, baseline: Any =
         scheduled=options.scheduled,
         manifest=options.manifest,
         policy=options.policy,
-        metric=options.metric,
-        max_line_bytes=options.max_line_bytes,
+        metric=options.statistic,
+        max_line_bytes=options.max_bytes,
         max_listed=options.max_listed,
         candidate=options.candidate,
         confidence=options.confidence,

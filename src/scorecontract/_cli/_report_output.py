@@ -16,7 +16,7 @@ from ._verdict_line import policy_note, verdict_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator, Sequence
 
     from .._confidence import Interval
     from .._report import Metric, Report
@@ -31,6 +31,7 @@ __all__ = [
     "render_markdown",
     "render_text",
     "shown_id",
+    "junit_suite",
     "junit_xml_bytes",
     "junit_xml_chunks",
     "xml_text",
@@ -534,6 +535,45 @@ def receipt_dict(report: Report) -> dict[str, object]:
     from ._receipt import stamp
 
     return loadable(stamp(report.as_dict(), "report"))
+
+
+def junit_suite(
+    suite: str,
+    properties: Iterable[tuple[str, str]],
+    cases: Sequence[tuple[str, str, str, str, str]],
+    output: str,
+    /,
+) -> str:
+    """JUnit XML of one small suite: ``check``'s one testcase, ``gate``'s one per gate.
+
+    *suite* names the testsuite (``scorecontract check``), *properties*
+    are ``(name, value)`` pairs, each case is ``(classname, name, verdict,
+    code, line)``: PASS a testcase showing *line*, FAIL a ``<failure>``,
+    any other verdict an ``<error>`` (the test could not run), as
+    ``junit_xml_chunks`` writes a report's trials.  *output* is the
+    suite's ``<system-out>``.  Every value is escaped here, once.
+    """
+    failures = sum(1 for case in cases if case[2] == "FAIL")
+    errors = sum(1 for case in cases if case[2] not in ("PASS", "FAIL"))
+    counts = f'tests="{len(cases)}" failures="{failures}" errors="{errors}" skipped="0"'
+    parts = [
+        "<?xml version='1.0' encoding='utf-8'?>\n",
+        f'<testsuites name="scorecontract" {counts}>\n',
+        f'<testsuite name="{xml_text(suite)}" {counts}>\n<properties>',
+    ]
+    parts += [f'<property name="{xml_text(name)}" value="{xml_text(value)}" />' for name, value in properties]
+    parts.append("</properties>\n")
+    for classname, name, verdict, code, line in cases:
+        case = f'<testcase classname="{xml_text(classname)}" name="{xml_text(name)}"'
+        shown = xml_text(line)
+        if verdict == "PASS":
+            parts.append(f"{case}><system-out>{shown}</system-out></testcase>\n")
+        elif verdict == "FAIL":
+            parts.append(f'{case}><failure type="{xml_text(code)}" message="{shown}" /></testcase>\n')
+        else:
+            parts.append(f'{case}><error type="{xml_text(code)}" message="{shown}" /></testcase>\n')
+    parts.append(f"<system-out>{output}</system-out>\n</testsuite>\n</testsuites>\n")
+    return "".join(parts)
 
 
 # The escapes above, for the gate command's outputs: one escaper per format.

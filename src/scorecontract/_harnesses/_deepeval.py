@@ -231,9 +231,7 @@ class _Reader(SampleReader):
         super().__init__(policy)
         metric = options.get("metric")
         if type(metric) is not str or not metric:
-            raise PolicyError(
-                "bad-option", "report --from deepeval needs the metric (--sample-metric), e.g. Answer Relevancy"
-            )
+            raise PolicyError("bad-option", "report --from deepeval needs the metric (--metric), e.g. Answer Relevancy")
         self.metric = metric
 
     def description(self) -> dict[str, object]:
@@ -249,7 +247,7 @@ class _Reader(SampleReader):
         found = [(index, entry) for index, entry in enumerate(entries) if at(entry, "metric") == self.metric]
         if not found:
             raise no_such(
-                "metric", self.metric, "--sample-metric", "DeepEval's metricsScores", [at(e, "metric") for e in entries]
+                "metric", self.metric, "--metric", "DeepEval's metricsScores", [at(e, "metric") for e in entries]
             )
         if len(found) > 1:
             raise InvalidEvidence(

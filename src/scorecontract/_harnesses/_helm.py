@@ -154,9 +154,7 @@ class _Reader(SampleReader):
         super().__init__(policy)
         metric = options.get("metric")
         if type(metric) is not str or not metric:
-            raise PolicyError(
-                "bad-option", "report --from helm needs the stat's name (--sample-metric), e.g. exact_match"
-            )
+            raise PolicyError("bad-option", "report --from helm needs the stat's name (--metric), e.g. exact_match")
         split = options.get("split")
         if split is not None and (type(split) is not str or not split):
             raise PolicyError("bad-option", f"split must be a non-empty string, not {shown(split)}")
@@ -252,8 +250,7 @@ class _Reader(SampleReader):
             return invalid_row(
                 trial_id,
                 "missing-member",
-                f"the HELM instance has no unperturbed stat {wanted} (--sample-metric, --split); its stats: "
-                f"{stats_named}",
+                f"the HELM instance has no unperturbed stat {wanted} (--metric, --split); its stats: {stats_named}",
             )
         if len(found) > 1:
             return invalid_row(

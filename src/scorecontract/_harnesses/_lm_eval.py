@@ -384,15 +384,24 @@ class _Reader(SampleReader):
         metric = options.get("metric")
         if type(metric) is not str or not metric:
             raise PolicyError(
-                "bad-option", "report --from lm-eval needs the metric: the bare per-sample name, e.g. acc"
+                "bad-option", "report --from lm-eval needs the metric: acc,none (metric and filter), or acc"
             )
-        if "," in metric:
+        # The results file's key, metric and filter (acc,none), as check
+        # --from lm-eval takes it: lm-eval writes one line per (document,
+        # filter), and the filter picks the lines gated.  A bare name (acc)
+        # gates the lines of every filter the file holds.
+        name, comma, picked = metric.partition(",")
+        if not name or (comma and not picked) or "," in picked:
             raise PolicyError(
                 "bad-option",
-                f"report --from lm-eval takes the bare per-sample metric name ({metric.split(',')[0]!r}), "
-                f"not the results file's key {metric!r}",
+                f"report --from lm-eval takes the metric as metric,filter (acc,none) or a bare name (acc), "
+                f"not {metric!r}",
             )
-        self.metric = metric
+        self.metric = name
+        self.filter: str | None = picked if comma else None
+        # Lines under another filter than the one picked: a population of
+        # their own, not observations of this one; the receipt counts them.
+        self.other_filter_lines = 0
         # The filters the results file reports the metric under, and its
         # digest, once read.
         self.filters: frozenset[str] | None = None
@@ -431,6 +440,9 @@ class _Reader(SampleReader):
             "task": self.task,
             "allow_partial": self.allow_partial,
         }
+        if self.filter is not None:
+            described["filter"] = self.filter
+            described["other_filter_lines"] = self.other_filter_lines
         if self.results is not None:
             # The file that declares the population, by its bytes (a receipt
             # holds no path); null unless it was read in full.
@@ -478,6 +490,15 @@ class _Reader(SampleReader):
             raise InvalidEvidence("missing-member", f"the lm-eval results file has no results for task {task!r}")
         prefix = self.metric + ","
         filters = [key[len(prefix) :] for key in metrics if key.startswith(prefix)]
+        if self.filter is not None:
+            if self.filter not in filters:
+                listed = ", ".join(prefix + item for item in filters) or "none"
+                raise InvalidEvidence(
+                    "missing-member",
+                    f"the lm-eval results file reports no {prefix + self.filter!r} for task {task!r} "
+                    f"(its keys of {self.metric!r}: {listed})",
+                )
+            filters = [self.filter]
         if not filters:
             raise InvalidEvidence(
                 "missing-member",
@@ -512,12 +533,17 @@ class _Reader(SampleReader):
             return "; lm-eval writes a value it cannot serialize (a numpy float32) as its str()"
         return ""
 
-    def record(self, record: dict[str, object], base: str, codes: Codes) -> Row:
+    def record(self, record: dict[str, object], base: str, codes: Codes) -> Row | None:
         trial_id, problem = canonical_trial_id(
             [("$['doc_id']", record.get("doc_id", ABSENT)), ("$['filter']", record.get("filter", ABSENT))], codes
         )
         if problem is not None:
             return invalid_row(None, *problem)
+        if self.filter is not None and record["filter"] != self.filter:
+            # The id was read, so the line is a (document, filter) of
+            # lm-eval's own: one of another filter's population.
+            self.other_filter_lines += 1
+            return None
         if self.filters is not None:
             line_filter = record["filter"]
             if line_filter not in self.filters:
@@ -544,7 +570,7 @@ class _Reader(SampleReader):
             # lm-eval lists a line's metrics in its own "metrics" member.
             named = record.get("metrics")
             listed = names_of(named) if type(named) is list else "not listed on the line"
-            hint = f" (--sample-metric); the line's metrics: {listed}"
+            hint = f" (--metric); the line's metrics: {listed}"
         return self.judge(trial_id, path_under("$", self.metric), value, codes, record, hint)
 
 
@@ -574,7 +600,7 @@ def _reader(options: Options, policy: Policy, names: Sequence[str | None]) -> Sa
 
 SAMPLES = Samples(
     options=(
-        Option("metric", "the bare per-sample metric name (acc, not acc,none)"),
+        Option("metric", "metric and filter, as the results file's key: acc,none gates that filter's lines; acc all"),
         Option("task", "the task (default: from samples_<task>_<date>.jsonl)"),
         Option("results", "the results file; its n-samples declares the population"),
         Option("allow_partial", "gate a --limit run (effective < original in n-samples)"),

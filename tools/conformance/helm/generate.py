@@ -71,7 +71,7 @@ def report(
     xfail: str | None = None,
 ) -> dict[str, Any]:
     """A ``report --from helm`` gate: HELM declares no population, so it is stated."""
-    options = ["--sample-metric", metric, "--split", split, "--scheduled", scheduled]
+    options = ["--metric", metric, "--split", split, "--scheduled", scheduled]
     entry = common.gate(
         "report", "helm", options, {"metric": metric, "split": split}, threshold, verdict, code, why, xfail
     )

@@ -81,7 +81,7 @@ def report(
     return common.gate(
         "report",
         "lm-eval",
-        ["--sample-metric", metric, "--results", results],
+        ["--metric", metric, "--results", results],
         {"metric": metric, "results": results},
         threshold,
         verdict,

@@ -338,7 +338,7 @@ def report(
     allow_partial: bool = False,
     xfail: str | None = None,
 ) -> dict[str, Any]:
-    options = [] if metric is None else ["--sample-metric", metric]
+    options = [] if metric is None else ["--metric", metric]
     source: dict[str, Any] = {} if metric is None else {"metric": metric}
     if allow_partial:
         options.append("--allow-partial")
