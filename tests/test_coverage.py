@@ -447,6 +447,9 @@ def deepeval_run(cases, metric_scores, passes=None):
         }
         for index, data in enumerate(cases)
     ]
+    for case in test_cases:
+        # DeepEval: a case succeeds when every metric on it does.
+        case["success"] = all(item["success"] for item in case["metricsData"])
     passes = sum(score >= 0.5 for score in metric_scores) if passes is None else passes
     entry = {
         "metric": "Relevancy",
@@ -455,7 +458,14 @@ def deepeval_run(cases, metric_scores, passes=None):
         "fails": len(metric_scores) - passes,
         "errors": 0,
     }
-    return json.dumps({"testRunData": {"testCases": test_cases, "metricsScores": [entry]}})
+    passed = sum(case["success"] for case in test_cases)
+    run = {
+        "testCases": test_cases,
+        "metricsScores": [entry],
+        "testPassed": passed,
+        "testFailed": len(test_cases) - passed,
+    }
+    return json.dumps({"testRunData": run})
 
 
 RELEVANCY = Source("deepeval", metric="Relevancy")
@@ -483,6 +493,66 @@ def test_deepeval_metrics_scores_its_test_cases_contradict_are_invalid():
     assert evaluate(raw, source=RELEVANCY).verdict is Verdict.PASS
     fewer = deepeval_run([[("Relevancy", 0.9)] for _ in range(2)], [0.9, 0.9, 0.9])
     assert evaluate(fewer, source=RELEVANCY).code == "population-mismatch"
+
+
+CORPUS = __import__("pathlib").Path(__file__).parent / "data" / "conformance"
+PASS_FAIL = CORPUS / "deepeval" / "pass-fail" / ".deepeval" / ".latest_test_run.json"
+ACCURACY = Source("deepeval", metric="Scripted Accuracy")
+
+
+def without_case(run, index):
+    """The DeepEval run with test case *index* deleted, and its scores and passes with it."""
+    data = run["testRunData"]
+    case = data["testCases"].pop(index)
+    for entry in data["metricsScores"]:
+        item = next(item for item in case["metricsData"] if item["name"] == entry["metric"])
+        entry["scores"].remove(item["score"])
+        entry["passes" if item["success"] else "fails"] -= 1
+    return run
+
+
+def test_a_deepeval_test_case_deleted_with_its_scores_is_refused_by_the_run_counts(tmp_path, capsys):
+    # DeepEval 4.3.1 wrote the run: 10 cases, testPassed 5, testFailed 5.
+    whole = json.loads(PASS_FAIL.read_text())
+    assert evaluate(json.dumps(whole), source=ACCURACY, threshold=0.65).verdict is Verdict.PASS
+    # Deleting case_9 (Accuracy 0.0) with its scores and passes lifts the mean to 0.72.
+    cut = json.dumps(without_case(whole, 9))
+    decision = evaluate(cut, source=ACCURACY, threshold=0.7)
+    assert decision.code == "population-mismatch"
+    assert "testPassed + testFailed 10 at $['testRunData']['testPassed']" in decision.message
+    assert report(cut.encode(), source=ACCURACY, threshold=0.5).code == "population-mismatch"
+    path = tmp_path / "run.json"
+    path.write_text(cut)
+    status, out, _ = run(["check", "--from", "deepeval", "--metric", "Scripted Accuracy", "--", str(path)], capsys)
+    assert status == 3 and out.startswith("INVALID population-mismatch")
+
+
+def test_deepeval_test_passed_and_failed_are_the_test_cases_own_successes():
+    run_ = json.loads(PASS_FAIL.read_text())
+    run_["testRunData"]["testCases"][9]["success"] = True  # 6 say true, testPassed says 5
+    decision = evaluate(json.dumps(run_), source=ACCURACY, threshold=0.5)
+    assert decision.code == "value-mismatch" and "testPassed and testFailed are 5 and 5" in decision.message
+    assert report(json.dumps(run_).encode(), source=ACCURACY, threshold=0.5).code == "value-mismatch"
+    del run_["testRunData"]["testCases"][9]["success"]  # a case without one counts in neither
+    assert evaluate(json.dumps(run_), source=ACCURACY, threshold=0.5).code == "population-mismatch"
+
+
+@pytest.mark.parametrize(
+    "members, code",
+    [
+        (["testPassed"], "missing-member"),
+        (["testFailed"], "missing-member"),
+        (["testCases", "conversationalTestCases"], "missing-member"),
+        # conversationalTestCases [] is left: a run of no test cases, under 10 scores.
+        (["testCases"], "population-mismatch"),
+    ],
+)
+def test_deepeval_run_counts_are_required(members, code):
+    run_ = json.loads(PASS_FAIL.read_text())
+    for member in members:
+        del run_["testRunData"][member]
+    assert evaluate(json.dumps(run_), source=ACCURACY, threshold=0.5).code == code
+    assert report(json.dumps(run_).encode(), source=ACCURACY, threshold=0.5).code == code
 
 
 # -- promptfoo ----------------------------------------------------------------------------------------

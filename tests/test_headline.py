@@ -707,14 +707,27 @@ def test_a_nan_count_is_invalid():
     ],
 )
 def test_deepeval_scores(wrap, scores, code):
-    run = f'{{"metricsScores": [{{"metric": "M", "scores": {scores}, "passes": 1, "fails": 1, "errors": 0}}]}}'
+    # The test cases hold the same scores, the first passing, the second not.
+    cases = ", ".join(
+        f'{{"name": "c{index}", "success": {flag}, "metricsData": '
+        f'[{{"name": "M", "score": {score}, "success": {flag}}}]}}'
+        for index, (score, flag) in enumerate(zip(scores.strip("[]").split(", "), ("true", "false")))
+        if score
+    )
+    entry = f'{{"metric": "M", "scores": {scores}, "passes": 1, "fails": 1, "errors": 0}}'
+    run = f'{{"testCases": [{cases}], "metricsScores": [{entry}], "testPassed": 1, "testFailed": 1}}'
     raw = f'{{"testRunData": {run}}}' if wrap else run
     decision = evaluate(raw, source=Source("deepeval", metric="M"))
     assert code in (decision.verdict.value, decision.code)
 
 
 def test_deepeval_scores_agree_with_their_counts():
-    run = '{"metricsScores": [{"metric": "M", "scores": [0.9, 0.8], "passes": 3, "fails": 0, "errors": 0}]}'
+    cases = [
+        {"name": f"c{i}", "success": True, "metricsData": [{"name": "M", "score": 0.9, "success": True}]}
+        for i in (0, 1)
+    ]
+    entry = {"metric": "M", "scores": [0.9, 0.8], "passes": 3, "fails": 0, "errors": 0}
+    run = json.dumps({"testCases": cases, "metricsScores": [entry], "testPassed": 2, "testFailed": 0})
     decision = evaluate(run, source=Source("deepeval", metric="M"))
     assert decision.code == "population-mismatch"
     assert "scores 2 at $['metricsScores'][0]['scores']; passes + fails 3 at $['metricsScores'][0]" in decision.message
