@@ -762,3 +762,125 @@ def test_report_from_openai_evals_reads_each_match_event(tmp_path, capsys):
     path.write_text(limited)
     status, out, _ = run(["report", "--from", "openai-evals", "--", str(path)], capsys)
     assert status == 3 and out.startswith("INVALID partial-run")
+
+
+# -- a record twice: one rule, check and report alike ---------------------------------------------
+
+
+def _inspect_twice(tmp_path):
+    """arithmetic.json (inspect-ai 0.3.285) with its failing sample 4 replaced by a copy of sample 1."""
+    log = json.loads((CORPUS / "inspect" / "arithmetic.json").read_text())
+    log["samples"][3] = json.loads(json.dumps(log["samples"][0]))
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    return path
+
+
+def _eval_twice(tmp_path):
+    """arithmetic.eval with member samples/4_epoch_1.json holding sample 1 (DEFLATE, which Archive reads)."""
+    import zipfile
+
+    from scorecontract._archive import Archive
+
+    raw = (CORPUS / "inspect" / "arithmetic.eval").read_bytes()
+    path = tmp_path / "log.eval"
+    with Archive(raw, what="the log") as archive, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for name in archive.names:
+            source = "samples/1_epoch_1.json" if name == "samples/4_epoch_1.json" else name
+            out.writestr(name, archive.read(source, 1 << 24))
+    return path
+
+
+def _lm_eval_twice(tmp_path):
+    """lm-eval 0.4.13's basic mc10 samples with the line of document 9 replaced by document 0's."""
+    folder = CORPUS / "lm-eval" / "basic"
+    lines = (folder / "samples_mc10_2026-12-01T22-15-49.548908.jsonl").read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if json.loads(line)["doc_id"] == 9)
+    lines[index] = next(line for line in lines if json.loads(line)["doc_id"] == 0)
+    path = tmp_path / "samples_mc10_2026-12-01T22-15-49.548908.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _helm_twice(tmp_path):
+    """HELM 0.5.16's per-instance stats with instance id3's exact_match written a second time."""
+    instances = json.loads((CORPUS / "helm" / "full" / "per_instance_stats.json").read_text())
+    entry = next(item for item in instances if item["instance_id"] == "id3" and len(item["stats"]) > 1)
+    stat = next(stat for stat in entry["stats"] if stat["name"]["name"] == "exact_match")
+    later = next(item for item in instances if item["instance_id"] == "id3" and item is not entry)
+    later["stats"].append(json.loads(json.dumps(stat)))
+    path = tmp_path / "per_instance_stats.json"
+    path.write_text(json.dumps(instances))
+    return path
+
+
+LM_EVAL_RESULTS = str(CORPUS / "lm-eval" / "basic" / "results_2026-12-01T22-15-49.548908.json")
+
+
+@pytest.mark.parametrize(
+    "make, argv, held",
+    [
+        (
+            _inspect_twice,
+            ["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"],
+            "the Inspect log's samples hold [1,1] twice, at $['samples'][0] and at $['samples'][3]",
+        ),
+        (
+            _inspect_twice,
+            ["check", "--from", "inspect", "--scorer", "match", "--metric", "accuracy"],
+            "the Inspect log's samples hold [1,1] twice, at $['samples'][0] and at $['samples'][3]",
+        ),
+        (
+            _eval_twice,
+            ["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"],
+            "the Inspect log's samples hold [1,1] twice, at samples/1_epoch_1.json and at samples/4_epoch_1.json",
+        ),
+        (
+            _lm_eval_twice,
+            ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", LM_EVAL_RESULTS],
+            'lm-eval\'s sample lines of mc10 hold [0,"none"] twice, at observation 1 and at observation 10',
+        ),
+        (
+            _helm_twice,
+            ["report", "--from", "helm", "--sample-metric", "exact_match", "--split", "test", "--scheduled", "5"],
+            "HELM's per-instance stats hold 'exact_match' (split 'test') of [\"id3\",0] twice",
+        ),
+    ],
+    ids=["inspect-json-report", "inspect-json-check", "inspect-eval-report", "lm-eval-report", "helm-report"],
+)
+def test_a_record_the_harness_writes_once_held_twice_is_a_population_mismatch(make, argv, held, tmp_path, capsys):
+    path = make(tmp_path)
+    status, out, err = run([*argv, "--threshold", "0.5", "--", str(path)], capsys)
+    assert status == 3 and out.startswith("INVALID population-mismatch: ") and held in out, out
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv, file",
+    [
+        (["check", "--from", "inspect", "--scorer", "match", "--metric", "accuracy"], "inspect/arithmetic.json"),
+        (["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"], "inspect/arithmetic.json"),
+        (["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"], "inspect/arithmetic.eval"),
+        (
+            ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", LM_EVAL_RESULTS],
+            "lm-eval/basic/samples_mc10_2026-12-01T22-15-49.548908.jsonl",
+        ),
+        (
+            ["report", "--from", "helm", "--sample-metric", "exact_match", "--split", "test", "--scheduled", "5"],
+            "helm/full/per_instance_stats.json",
+        ),
+    ],
+)
+def test_the_same_files_whole_pass(argv, file, capsys):
+    # The controls: the files the harnesses wrote, each record once.
+    status, out, _ = run([*argv, "--threshold", "0.5", "--", str(CORPUS / file)], capsys)
+    assert status == 0 and out.startswith("PASS meets-threshold"), out
+
+
+def test_lm_eval_lines_without_a_results_file_follow_the_reports_rule_for_reruns(tmp_path, capsys):
+    # Without --results nothing declares the lines one run's: a repeated
+    # line is a rerun (the first counts), and document 9 is then missing.
+    path = _lm_eval_twice(tmp_path)
+    argv = ["report", "--from", "lm-eval", "--sample-metric", "acc", "--scheduled", "10", "--threshold", "0.5"]
+    status, out, _ = run([*argv, "--", str(path)], capsys)
+    assert status == 3 and out.startswith("INVALID missing-evidence"), out

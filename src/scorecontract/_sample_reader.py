@@ -55,6 +55,7 @@ __all__ = [
     "declared_count",
     "invalid_row",
     "load_with_codes",
+    "once",
     "path_under",
     "shown",
     "split_queries",
@@ -213,6 +214,27 @@ def at_most(found: int, population: int, what: str) -> None:
         raise InvalidEvidence("population-mismatch", f"the log declares {population} samples but holds {found} {what}")
 
 
+def once(seen: dict[str, str], key: str, place: str, what: str) -> None:
+    """Note that the record *key* is at *place*; a key *seen* before is INVALID ``population-mismatch``.
+
+    A harness writes each of its records once (an Inspect sample of one
+    epoch, an lm-eval document under one filter, a HELM stat of one
+    instance): a second record of one key could stand in for one that is
+    missing, and which of the two is the evidence is not the file's to
+    choose.  *what* names the records in the message (``the Inspect log's
+    samples``).  ``check --from`` and ``report --from`` refuse a file by
+    this one rule, so the two cannot disagree about it.
+    """
+    first = seen.get(key)
+    if first is not None:
+        raise InvalidEvidence(
+            "population-mismatch",
+            f"{what} hold {clip(key, 80)} twice, at {clip(first, 80)} and at {clip(place, 80)}: the harness writes "
+            "each once, so one of them stands in for another (a copied or spliced file)",
+        )
+    seen[key] = place
+
+
 class SampleReader:
     """How one kind of input becomes observations; see the module docstring.
 
@@ -225,10 +247,15 @@ class SampleReader:
 
     framing = "lines"
     declares_population = False
+    # What a lines reader's records are, when the harness writes each trial
+    # id once (``once``); None reads a repeated id as a rerun.
+    unique: str | None = None
 
     def __init__(self, policy: Policy, labels: Mapping[str, Number] | None = None) -> None:
         self.policy = policy
         self.labels = labels
+        self.lines_read = 0
+        self.places: dict[str, str] = {}
 
     def description(self) -> dict[str, object]:  # pragma: no cover - each reader says
         raise NotImplementedError
@@ -270,7 +297,19 @@ class SampleReader:
     # -- lines ------------------------------------------------------------------
 
     def line(self, raw: bytes, max_bytes: int) -> Row:
-        """The observation for one JSON Lines line (without its ``\\n``); never raises."""
+        """The observation for one JSON Lines line (without its ``\\n``).
+
+        Raises ``InvalidEvidence`` (``population-mismatch``, by ``once``)
+        only for a trial id the lines hold twice, when ``unique`` says the
+        harness writes each once; any other fault is an invalid row.
+        """
+        self.lines_read += 1
+        row = self._line(raw, max_bytes)
+        if self.unique is not None and row[0] is not None:
+            once(self.places, row[0], f"observation {self.lines_read}", self.unique)
+        return row
+
+    def _line(self, raw: bytes, max_bytes: int) -> Row:
         if not raw.strip(b" \t\r"):
             return invalid_row(None, "empty", "blank line, not a record")
         try:

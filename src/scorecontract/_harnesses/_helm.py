@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from .._describe import format_number, json_kind
 from .._errors import InvalidEvidence, PolicyError
-from .._sample_reader import SampleReader, canonical_trial_id, clip, invalid_row, load_with_codes, path_under
+from .._sample_reader import (
+    SampleReader,
+    canonical_trial_id,
+    clip,
+    invalid_row,
+    load_with_codes,
+    once,
+    path_under,
+)
 from ._base import (
     ABSENT,
     Headline,
@@ -193,6 +201,17 @@ class _Reader(SampleReader):
                 trials[trial_id] = (base, [], instance)  # type: ignore[index]
             for number, stat in enumerate(stats if type(stats) is list else []):
                 trials[trial_id][1].append((path_under(base, "stats", number), stat))  # type: ignore[index]
+        # One entry per metric class is HELM's own doing; one stat twice in
+        # the union is not: HELM runs each (instance, train trial,
+        # perturbation) once in a run, and a rerun is another run's file
+        # (given as another input, the report's rule for reruns reads it).
+        seen: dict[str, str] = {}
+        for trial_id, (_, stats, _) in trials.items():
+            for where, stat in stats:
+                if at(stat, "name", "name") == self.metric and at(stat, "name", "perturbation") is ABSENT:
+                    split = at(stat, "name", "split")
+                    said = ascii(split) if type(split) is str else shown(split)
+                    once(seen, f"{self.metric!r} (split {said}) of {trial_id}", where, "HELM's per-instance stats")
         splits = [
             at(stat, "name", "split")
             for _, stats, _ in trials.values()

@@ -499,6 +499,11 @@ class _Reader(SampleReader):
         self.filters = frozenset(filters)
         self.documents = effective
         self.seen = {}
+        # The lines of one run, whose results file declares them: lm-eval
+        # writes each (doc_id, filter) once, so a second line of one is a
+        # copy, not a rerun (without --results, the report's own rule for
+        # shards reads it as a rerun).
+        self.unique = f"lm-eval's sample lines of {task}"
         return effective * len(filters)
 
     def type_hint(self, value: object) -> str:
