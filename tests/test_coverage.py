@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from scorecontract import PolicyError, Source, Verdict, evaluate, report
+from scorecontract import Policy, PolicyError, Source, Verdict, evaluate, report
 from scorecontract._cli import main
 
 DATE = "2026-12-01T10-00-00.000000"
@@ -884,3 +884,76 @@ def test_lm_eval_lines_without_a_results_file_follow_the_reports_rule_for_reruns
     argv = ["report", "--from", "lm-eval", "--sample-metric", "acc", "--scheduled", "10", "--threshold", "0.5"]
     status, out, _ = run([*argv, "--", str(path)], capsys)
     assert status == 3 and out.startswith("INVALID missing-evidence"), out
+
+
+@pytest.mark.parametrize(
+    "file, superseded",
+    [
+        # edit_eval_log + write_eval_log(header_only=True) appended a new header.json.
+        ("edited-tags.eval", ["header.json"]),
+        # Rewritten whole by write_eval_log: nothing left behind.
+        ("edited-score.eval", None),
+        ("arithmetic.eval", None),
+    ],
+)
+def test_an_eval_receipt_names_the_superseded_entries_inspect_left(file, superseded, tmp_path, capsys):
+    receipt = tmp_path / "receipt.json"
+    argv = ["check", "--from", "inspect", "--scorer", "match", "--metric", "accuracy", "--threshold", "0.5"]
+    status, _, _ = run([*argv, "--receipt", str(receipt), "--", str(CORPUS / "inspect" / file)], capsys)
+    source = json.loads(receipt.read_text())["selection"]["source"]
+    assert status == 0 and source["member"] == "header.json"
+    assert source.get("superseded") == superseded
+
+
+# -- HELM: the rounding of a mean may not decide ----------------------------------------------------
+
+
+def _helm_stats(total):
+    """HELM 0.5.16's stats.json (test exact_match: sum 0.6, count 1, mean 0.6) with the sum made *total*."""
+    stats = json.loads((CORPUS / "helm" / "full" / "stats.json").read_text())
+    for stat in stats:
+        name = stat["name"]
+        if name["name"] == "exact_match" and name["split"] == "test" and "perturbation" not in name:
+            stat["sum"] = total
+    return json.dumps(stats)
+
+
+@pytest.mark.parametrize(
+    "total, threshold, direction, expected",
+    [
+        (0.6, "0.6", "higher", "PASS"),
+        # HELM's stats.json holds the mean of the per-instance means, count 1:
+        # a sum of 0.5999999 is within the rounding of the mean 0.6, but
+        # below the threshold 0.6 that the mean meets.
+        (0.5999999, "0.6", "higher", "value-mismatch"),
+        (0.5999999, "0.5", "higher", "PASS"),
+        (0.5999999, "0.59999995", "higher", "value-mismatch"),
+        (0.6000001, "0.6", "higher", "PASS"),
+        (0.6000001, "0.6", "lower", "value-mismatch"),
+        (0.5999999, "0.6", "lower", "PASS"),
+        # Beyond the rounding: the mean contradicts its sum whatever the threshold.
+        (0.5, "0.1", "higher", "value-mismatch"),
+    ],
+)
+def test_a_helm_mean_and_its_sum_over_count_must_fall_on_one_side_of_the_threshold(
+    total, threshold, direction, expected
+):
+    policy = Policy(float(threshold), direction=direction)
+    decision = evaluate(_helm_stats(total), source=Source("helm", metric="exact_match"), policy=policy)
+    assert expected in (decision.verdict.value, decision.code), decision.message
+
+
+def test_a_helm_per_instance_mean_the_rounding_would_decide_is_an_invalid_observation():
+    instances = json.loads((CORPUS / "helm" / "full" / "per_instance_stats.json").read_text())
+    for instance in instances:
+        for stat in instance["stats"]:
+            if stat["name"]["name"] == "exact_match" and stat["mean"] == 1:
+                stat["sum"] = 0.9999995  # its mean 1 meets the threshold 1; the sum does not
+    result = report(
+        json.dumps(instances).encode(),
+        source=Source("helm", metric="exact_match", split="test"),
+        threshold=1,
+        scheduled=5,
+    )
+    codes = dict(result.invalid_by_code)
+    assert result.verdict is Verdict.INVALID and codes == {"value-mismatch": 3}, codes

@@ -43,6 +43,7 @@ from ._base import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from fractions import Fraction
 
     from .._policy import Policy
     from .._sample_reader import Codes, Placed, Row
@@ -83,17 +84,22 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         raise InvalidEvidence(
             "missing-member", f"HELM stat {ascii(metric)} (split {ascii(split)}) at {where} has no mean"
         )
-    agree(entry, where, f"HELM stat {ascii(metric)} (split {ascii(split)})")
+    agree(entry, where, f"HELM stat {ascii(metric)} (split {ascii(split)})", policy)
     return Selected(document, records, query, policy)
 
 
-def agree(stat: object, where: str, what: str) -> None:
+def agree(stat: object, where: str, what: str, policy: Policy) -> None:
     """Refuse a stat whose mean contradicts its own sum / count, or lies outside its min and max.
 
     HELM's Stat keeps sum and count and computes mean = sum / count (and
     min, max beside it): a mean edited alone, or written by another tool,
     says what the stat's own numbers do not.  Rounding to six decimals is
-    not a contradiction; anything further is.
+    not a contradiction (HELM writes the float sum / count: 2/3 is
+    0.6666666666666666); anything further is.  Nor may the rounding
+    decide: where the mean and the exact sum / count fall on either side
+    of *policy*'s threshold (a mean of 0.7 over a sum / count of
+    0.6999999), the stat does not say which verdict it supports, and is
+    refused whatever the tolerance.
     """
     from fractions import Fraction
 
@@ -115,6 +121,13 @@ def agree(stat: object, where: str, what: str) -> None:
             f"{what} at {where} has mean {format_number(mean)}, but its sum / count is {format_number(total)} / "
             f"{number} = {format_number(float(expected))}",
         )
+    if _meets(exact(mean), policy) != _meets(expected, policy):
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"{what} at {where} has mean {format_number(mean)}, but its sum / count is {format_number(total)} / "
+            f"{number}, exactly {format_number(float(expected))}: the two fall on either side of the threshold "
+            f"{format_number(policy.threshold)}, so the rounding would decide the verdict",
+        )
     low, high = at(stat, "min"), at(stat, "max")
     if _finite(low) and _finite(high) and not exact(low) <= exact(mean) <= exact(high):
         raise InvalidEvidence(
@@ -122,6 +135,12 @@ def agree(stat: object, where: str, what: str) -> None:
             f"{what} at {where} has mean {format_number(mean)} outside its own min {format_number(low)} and max "
             f"{format_number(high)}",
         )
+
+
+def _meets(value: Fraction, policy: Policy) -> bool:
+    """Whether *value* passes *policy*'s threshold, compared exactly in its direction."""
+    threshold = exact(policy.threshold)
+    return value <= threshold if policy.direction == "lower" else value >= threshold
 
 
 def _finite(value: object) -> bool:
@@ -146,7 +165,8 @@ HEADLINE = Headline(
     "name.split is SPLIT, without a perturbation",
     requires="exactly one such stat (else no-match, listing the stats and splits, or ambiguous-selection); count >= 1 "
     "(else INVALID empty-run); a mean (HELM drops a NaN stat, and a count-0 stat has none) that is its sum / count "
-    "and lies within min and max (else INVALID value-mismatch)",
+    "to within rounding, on the same side of the threshold as the exact sum / count, and within min and max (else "
+    "INVALID value-mismatch)",
     lists="infinities outside the selected stat",
     gate=_gate,
     nonfinite="HELM drops a NaN stat but keeps an infinite one",
@@ -299,7 +319,7 @@ class _Reader(SampleReader):
         if mean is ABSENT:
             return invalid_row(trial_id, "missing-member", f"the HELM stat at {clip(where)} has no mean")
         try:
-            agree(stat, where, "the HELM stat")
+            agree(stat, where, "the HELM stat", self.policy)
         except InvalidEvidence as exc:
             return invalid_row(trial_id, exc.code, exc.message)
         return self.judge(trial_id, path_under(where, "mean"), mean, codes, instance)
