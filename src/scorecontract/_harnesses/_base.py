@@ -516,8 +516,11 @@ def no_such(
     says: the lm-eval results file has no task 'hellaswag' (--task); its
     tasks: 'mmlu'.
     """
+    # Up to 40 names: a HELM run has some 30 stats, and the one sought
+    # should not hide behind "and 16 more".
+    listed = names_of(known, 40)
     return InvalidEvidence(
-        "no-match", f"{where} has no {kind} {ascii(name)} ({option}); its {plural or kind + 's'}: {names_of(known)}"
+        "no-match", f"{where} has no {kind} {ascii(name)} ({option}); its {plural or kind + 's'}: {listed}"
     )
 
 

@@ -72,7 +72,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         raise no_such("stat", metric, "--metric", "HELM's stats.json", [at(e, "name", "name") for e in plain])
     if split not in [at(entry, "name", "split") for entry in named]:
         splits = [at(entry, "name", "split") for entry in named]
-        raise no_such(f"split of stat {ascii(metric)}", split, "--split", "HELM's stats.json", splits, "splits")
+        raise no_such("split", split, "--split", f"HELM's stat {ascii(metric)} in stats.json", splits)
     where, entry = one(document, stat)
     number = count(at(entry, "count"), f"the count of HELM stat {ascii(metric)} (split {ascii(split)})")
     if number == 0:
@@ -238,6 +238,12 @@ class _Reader(SampleReader):
             for _, stat in stats
             if at(stat, "name", "name") == self.metric and at(stat, "name", "perturbation") is ABSENT
         ]
+        if trials and not splits:
+            named = [at(stat, "name", "name") for _, stats, _ in trials.values() for _, stat in stats]
+            raise no_such("stat", self.metric, "--sample-metric", "HELM's per_instance_stats.json", named)
+        if self.split is not None and splits and self.split not in splits:
+            where = f"HELM's stat {ascii(self.metric)} in per_instance_stats.json"
+            raise no_such("split", self.split, "--split", where, splits)
         if self.split is None and len({ascii(split) for split in splits}) > 1:
             raise InvalidEvidence(
                 "ambiguous-selection",

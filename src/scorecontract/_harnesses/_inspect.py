@@ -511,6 +511,9 @@ class _Reader(SampleReader):
             for index, entry in enumerate(scores if type(scores) is list else [])
             if at(entry, "name") == self.scorer
         ]
+        if not entries and type(scores) is list and scores:
+            # Inspect writes an EvalScore for every score its samples hold.
+            raise no_such("scorer", self.scorer, "--scorer", "the Inspect log", [at(e, "name") for e in scores])
         for _, entry in entries:
             function = at(entry, "scorer")
             if type(function) is str and function != self.scorer:

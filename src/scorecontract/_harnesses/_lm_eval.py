@@ -464,9 +464,20 @@ class _Reader(SampleReader):
             return None
         results = self._results(max_bytes)
         task = self.task
+        table = at(results, "results")
+        if type(table) is dict and task not in table:
+            raise no_such("task", task, "--task", "the lm-eval results file", list(table), "tasks and groups")
         counts = task_counts(results, task)
         if counts is None:
-            raise InvalidEvidence("missing-member", f"the lm-eval results file has no n-samples.{task}")
+            table = at(results, "n-samples")
+            raise no_such(
+                "n-samples of task",
+                task,
+                "--task",
+                "the lm-eval results file",
+                list(table) if type(table) is dict else [],
+                "n-samples (lm-eval writes them for tasks, never for a group)",
+            )
         # The one rule check --from lm-eval applies to the same counts: the
         # per-sample NaN behind a nanmean needs no reason here, as each such
         # line is an invalid observation of its own.
@@ -479,10 +490,14 @@ class _Reader(SampleReader):
         prefix = self.metric + ","
         filters = [key[len(prefix) :] for key in metrics if key.startswith(prefix)]
         if not filters:
-            raise InvalidEvidence(
-                "missing-member",
-                f"the lm-eval results file reports no {self.metric!r} for task {task!r} "
-                f"(no key {self.metric},<filter>)",
+            # The bare names, as the per-sample lines write them.
+            names = [key.split(",", 1)[0] for key in metrics if "," in key and "_stderr," not in key]
+            raise no_such(
+                "metric",
+                self.metric,
+                "--sample-metric",
+                f"lm-eval's results of {ascii(task)}",
+                names,
             )
         # The direction the headline follows (check --from lm-eval): a
         # lower-is-better metric gated as higher-is-better would PASS a
