@@ -1819,6 +1819,6 @@ def test_a_refusal_names_the_option_and_lists_what_exists(harness, fixture, opti
 
 
 def test_a_long_list_of_names_is_cut():
-    document = {"results": {f"task{index}": {"acc,none": 0.5} for index in range(30)}}
+    document = {"results": {f"task{index}": {"acc,none": 0.5} for index in range(50)}}
     decision = evaluate(json.dumps(document), source=Source("lm-eval", task="x", metric="acc,none"))
-    assert decision.code == "no-match" and "'task11' and 18 more" in decision.message
+    assert decision.code == "no-match" and "'task39' and 10 more" in decision.message
