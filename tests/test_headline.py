@@ -982,13 +982,24 @@ def test_each_harness_has_its_documented_section_and_recipe(harness):
     body = sections[harness]
     for label in ("**Selects**", "**Requires**", "**Lists**", "**Follows**"):
         assert label in body
-    if harness in ("lm-eval", "inspect", "promptfoo", "deepeval", "openai-evals"):
-        # What its file states of the population, and what must agree.
-        assert "**Reconciles**" in body
+    # What its file states of the population, and what must agree.
+    assert "**Reconciles**" in body
     assert f"scorecontract check --from {harness} " in body
     # The versions the help names are the ones the page names.
     commit = load(harness).FOLLOWS.rsplit(" ", 1)[-1]
     assert commit in body
+
+
+@pytest.mark.parametrize("harness", ["lm-eval", "inspect", "helm", "deepeval", "openai-evals"])
+def test_each_adapter_follows_the_release_its_corpus_was_written_by(harness):
+    # tests/data/conformance/<harness>/manifest.json names the release that
+    # wrote the files; the adapter and its section name the same one.
+    from support import ROOT
+
+    manifest = json.loads((ROOT / "tests" / "data" / "conformance" / harness / "manifest.json").read_text())
+    release = manifest["release"]
+    _, sections = harness_sections()
+    assert release in load(harness).FOLLOWS and release in sections[harness], release
 
 
 def test_the_page_warns_against_promptfoo_metrics_score_and_leaves_room_for_reports():

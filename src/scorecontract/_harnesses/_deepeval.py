@@ -51,7 +51,7 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "deepeval"
 TITLE = "Confident AI DeepEval"
-FOLLOWS = "DeepEval test runs (.deepeval/.latest_test_run.json, test_run_<ts>.json), as written at commit a2e0d4c"
+FOLLOWS = "deepeval 4.3.1 test runs (.deepeval/.latest_test_run.json, test_run_<ts>.json), as written at commit a2e0d4c"
 
 
 def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Computed:

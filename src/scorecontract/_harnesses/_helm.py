@@ -53,7 +53,7 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "helm"
 TITLE = "Stanford CRFM HELM"
-FOLLOWS = "HELM benchmark_output/runs/<suite>/<run>/stats.json and per_instance_stats.json, as its runner stands at commit 63754d0"
+FOLLOWS = "crfm-helm 0.5.16 benchmark_output/runs/<suite>/<run>/stats.json and per_instance_stats.json, as its runner stands at commit 63754d0"
 
 
 def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Selected:

@@ -115,9 +115,9 @@ def distinct_samples(samples: list[object], codes: Codes | None) -> None:
             once(seen, key, base, "the Inspect log's samples")
 
 
-def _distinct(document: object) -> None:
+def _distinct(document: object, members: list[str] | None) -> None:
     """``distinct_samples`` of a ``.json`` log's samples, after their count is reconciled."""
-    samples = at(document, "samples")
+    samples = at(document, "samples") if members is None else None
     if type(samples) is list:
         distinct_samples(samples, None)
 
@@ -394,7 +394,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         if type(results) is dict and ("completed_samples" in results or "total_samples" in results):
             counts = [*log_counts(document, []), *_rows(document, members)]
             _, notes = reconcile(counts, harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons)
-            _distinct(document)
+            _distinct(document, members)
             if notes:
                 trace.origin.append(("partial", notes[0]))
         elif reasons and not allow:
@@ -411,7 +411,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     entry = one(document, where)[1]
     counts = [*log_counts(document, [(where, entry)]), *_rows(document, members)]
     _, notes = reconcile(counts, harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons)
-    _distinct(document)
+    _distinct(document, members)
     if notes:
         trace.origin.append(("partial", notes[0]))
     return Selected(document, records, query, policy)

@@ -54,7 +54,7 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "lm-eval"
 TITLE = "EleutherAI lm-evaluation-harness"
-FOLLOWS = "lm-evaluation-harness 0.4.13 results_<date>.json and samples_<task>_<date>.jsonl, as its writer stands at commit 4e7e0d4"
+FOLLOWS = "lm-eval 0.4.13 (lm-evaluation-harness) results_<date>.json and samples_<task>_<date>.jsonl, as its writer stands at commit 4e7e0d4"
 
 # lm-eval's sample file name: samples_<task>_<date id>.jsonl, the date id
 # as EvaluationTracker writes it (datetime.now().isoformat() with ':' as '-').
