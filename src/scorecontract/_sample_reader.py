@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
     from ._policy import Policy
     from ._score import Number
+    from ._strict_json import Nonfinite
 
     # (trial_id or None, verdict, code, message, score or None, record or None)
     Row = tuple[Optional[str], Verdict, str, str, Optional[Number], object]
@@ -81,9 +82,11 @@ def at(document: object, *keys: str | int) -> object:
         if type(key) is int:
             if type(document) is not list or not 0 <= key < len(document):
                 return ABSENT
-        elif type(document) is not dict or key not in document:
+            document = document[key]
+        elif type(document) is dict and key in document:
+            document = document[key]
+        else:
             return ABSENT
-        document = document[key]  # type: ignore[index]
     return document
 
 
@@ -120,8 +123,8 @@ def canonical_trial_id(
         if value is ABSENT:
             return None, ("missing-member", f"the record has no trial id member {clip(where)}")
         kind = type(value)
-        if kind is str or kind is int:
-            values.append(value)  # type: ignore[arg-type]
+        if type(value) is str or type(value) is int:
+            values.append(value)
             continue
         if codes is not None and kind is float and id(value) in codes:
             code, text = codes[id(value)]
@@ -169,9 +172,9 @@ def split_queries(text: str) -> list[str]:
     return parts
 
 
-def codes_of(records: Sequence[object]) -> Codes:
+def codes_of(records: Sequence[Nonfinite]) -> Codes:
     """The loader's records by the identity of the float standing in for each."""
-    return {id(record.value): (record.code, record.literal) for record in records}  # type: ignore[attr-defined]
+    return {id(record.value): (record.code, record.literal) for record in records}
 
 
 def invalid_row(trial_id: str | None, code: str, message: str) -> Row:
@@ -274,8 +277,8 @@ class SampleReader:
         if kind is float and id(value) in codes:
             code, text = codes[id(value)]
             return invalid_row(trial_id, code, f"the score at {clip(where)} is {text}, not a finite number")
-        if kind is str and self.labels is not None:
-            mapped = self.labels.get(value)  # type: ignore[call-overload]
+        if type(value) is str and self.labels is not None:
+            mapped = self.labels.get(value)
             if mapped is None:
                 known = ", ".join(repr(label) for label in self.labels)
                 return invalid_row(
@@ -287,8 +290,14 @@ class SampleReader:
         problem = value_problem(where, value, self.policy)
         if problem is not None:
             return invalid_row(trial_id, problem[0], problem[1] + self.type_hint(value))
+        from decimal import Decimal
+
+        if not isinstance(value, (int, float, Decimal)):  # value_problem admits numbers only
+            return invalid_row(
+                trial_id, "internal-error", "a score the contract admitted is not a number; please report it"
+            )
         verdict, code, message = decide_with_reason(value, self.policy)
-        return (trial_id, verdict, code, message, value, record)  # type: ignore[return-value]
+        return (trial_id, verdict, code, message, value, record)
 
     def type_hint(self, value: object) -> str:
         """Said after a wrong-type message: what the harness meant by such a value."""

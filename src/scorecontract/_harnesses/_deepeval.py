@@ -31,6 +31,7 @@ from ._base import (
     count,
     decode,
     exact,
+    finite,
     literal,
     load,
     no_such,
@@ -215,13 +216,12 @@ def _cases(document: object, base: str, metric: str, counts: list[Count]) -> lis
 
 def _agree(scores: list[object], passes: int, cases: list[tuple[str, object]], metric: str, where: str) -> None:
     """Refuse metricsScores that the test cases beside it contradict: other scores, other passes."""
-    import math
-
     written = [at(item, "score") for _, item in cases]
     both = [*written, *scores]
     # NaN and infinities stand as floats here: the contract refused them in
     # the scores already, and a test case's one is not a score to compare.
-    if all(type(score) in (int, float) and math.isfinite(score) for score in both):  # type: ignore[arg-type]
+    # A Decimal is a score too (exact mode), compared as the others are.
+    if all(finite(score) for score in both):
         if sorted(map(exact, scores)) != sorted(map(exact, written)):
             raise InvalidEvidence(
                 "value-mismatch",

@@ -32,6 +32,7 @@ from ._base import (
     count,
     decode,
     exact,
+    finite,
     literal,
     load,
     names_of,
@@ -104,9 +105,9 @@ def agree(stat: object, where: str, what: str, policy: Policy) -> None:
     from fractions import Fraction
 
     mean, total, number = at(stat, "mean"), at(stat, "sum"), at(stat, "count")
-    if not _finite(mean) or type(number) is not int or number <= 0:
+    if not finite(mean) or type(number) is not int or number <= 0:
         return  # the numeric contract refuses a bad mean
-    if not _finite(total):
+    if not finite(total):
         # HELM's Stat always writes its sum beside the mean; a mean without
         # one cannot be checked, and an edited mean would pass unseen.
         raise InvalidEvidence(
@@ -129,7 +130,7 @@ def agree(stat: object, where: str, what: str, policy: Policy) -> None:
             f"{format_number(policy.threshold)}, so the rounding would decide the verdict",
         )
     low, high = at(stat, "min"), at(stat, "max")
-    if _finite(low) and _finite(high) and not exact(low) <= exact(mean) <= exact(high):
+    if finite(low) and finite(high) and not exact(low) <= exact(mean) <= exact(high):
         raise InvalidEvidence(
             "value-mismatch",
             f"{what} at {where} has mean {format_number(mean)} outside its own min {format_number(low)} and max "
@@ -141,18 +142,6 @@ def _meets(value: Fraction, policy: Policy) -> bool:
     """Whether *value* passes *policy*'s threshold, compared exactly in its direction."""
     threshold = exact(policy.threshold)
     return value <= threshold if policy.direction == "lower" else value >= threshold
-
-
-def _finite(value: object) -> bool:
-    """A finite number the strict loader made: int, float or (exact) Decimal, not a bool."""
-    import decimal
-    import math
-
-    if type(value) is int:
-        return True
-    if type(value) is float:
-        return math.isfinite(value)
-    return type(value) is decimal.Decimal and value.is_finite()
 
 
 HEADLINE = Headline(
@@ -213,14 +202,14 @@ class _Reader(SampleReader):
         for index, instance in enumerate(instances):
             base = f"$[{index}]"
             trial_id, problem = self._trial(instance, base, codes)
-            if problem is not None:
-                rows.append((base, problem))
+            if problem is not None or trial_id is None:  # _trial gives one or the other
+                rows.append((base, problem or invalid_row(None, "internal-error", "please report it")))
                 continue
             stats = at(instance, "stats")
             if trial_id not in trials:
-                trials[trial_id] = (base, [], instance)  # type: ignore[index]
+                trials[trial_id] = (base, [], instance)
             for number, stat in enumerate(stats if type(stats) is list else []):
-                trials[trial_id][1].append((path_under(base, "stats", number), stat))  # type: ignore[index]
+                trials[trial_id][1].append((path_under(base, "stats", number), stat))
         # One entry per metric class is HELM's own doing; one stat twice in
         # the union is not: HELM runs each (instance, train trial,
         # perturbation) once in a run, and a rerun is another run's file

@@ -329,10 +329,13 @@ def _scores(document: object, scorer: str | None, metric: str | None, reducer: s
                 "(results.headline, which Inspect writes from 0.3.285)",
             )
         named = at(headline, "score")
-        scorer = named if type(named) is str else at(headline, "scorer")  # type: ignore[assignment]
-        metric = at(headline, "metric")  # type: ignore[assignment]
-        if reducer is None and type(at(headline, "reducer")) is str:
-            reducer = at(headline, "reducer")  # type: ignore[assignment]
+        chosen, wanted = (named if type(named) is str else at(headline, "scorer")), at(headline, "metric")
+        if type(chosen) is not str or type(wanted) is not str:
+            raise InvalidEvidence("wrong-type", f"the Inspect log's results.headline is {shown(headline)}")
+        scorer, metric = chosen, wanted
+        stated = at(headline, "reducer")
+        if reducer is None and type(stated) is str:
+            reducer = stated
     if type(scorer) is not str or type(metric) is not str:
         raise InvalidEvidence("wrong-type", f"the Inspect log's results.headline is {shown(headline)}")
     names = [at(entry, "name") for entry in scores]

@@ -400,7 +400,7 @@ class _Reader(SampleReader):
         self.documents = 0
         self.seen: dict[str, set[object]] = {}
         self.results_sha256: str | None = None
-        self.results = options.get("results")
+        results = options.get("results")
         allow_partial = options.get("allow_partial")
         if allow_partial is None:
             allow_partial = False
@@ -410,13 +410,13 @@ class _Reader(SampleReader):
         task = options.get("task")
         if task is not None and (type(task) is not str or not task):
             raise PolicyError("bad-option", f"task must be a non-empty string, not {shown(task)}")
-        if self.results is not None:
-            import os
+        import os
 
-            if not isinstance(self.results, (str, os.PathLike)):
-                raise PolicyError(
-                    "bad-option", f"results must be the path of the results file, not {shown(self.results)}"
-                )
+        self.results: str | os.PathLike[str] | None = None
+        if results is not None:
+            if not isinstance(results, (str, os.PathLike)):
+                raise PolicyError("bad-option", f"results must be the path of the results file, not {shown(results)}")
+            self.results = results
             self.declares_population = True
             if task is None:
                 task = _task_from(names)
@@ -443,7 +443,9 @@ class _Reader(SampleReader):
         from .._digest import sha256_hex
         from .._read import read_file
 
-        where = os.fspath(self.results)  # type: ignore[call-overload]
+        if self.results is None:  # population() asks only with a results file
+            raise InvalidEvidence("internal-error", "lm-eval's results file was read without one; please report it")
+        where = os.fspath(self.results)
         data = read_file(where, max_bytes, what="lm-eval results file")
         self.results_sha256 = sha256_hex(data)
         try:
