@@ -495,6 +495,18 @@ def test_deepeval_metrics_scores_its_test_cases_contradict_are_invalid():
     assert evaluate(fewer, source=RELEVANCY).code == "population-mismatch"
 
 
+@pytest.mark.parametrize("exact", [False, True], ids=["floats", "exact-decimals"])
+def test_the_values_a_file_states_twice_are_compared_in_exact_mode_too(exact):
+    # Under --exact the loader makes Decimals: the comparisons read them too.
+    policy = Policy(0.5, exact=exact)
+    raw = deepeval_run([[("Relevancy", 0.1)] for _ in range(3)], [1.0, 1.0, 1.0])
+    assert evaluate(raw, source=RELEVANCY, policy=policy).code == "value-mismatch"
+    raw = oaieval(None, 5, correct=2).replace('"accuracy": 0.4', '"accuracy": 0.9')
+    assert evaluate(raw, source="openai-evals", policy=policy).code == "value-mismatch"
+    whole = oaieval(None, 5, correct=2)
+    assert evaluate(whole, source="openai-evals", policy=Policy(0.4, exact=exact)).verdict is Verdict.PASS
+
+
 CORPUS = __import__("pathlib").Path(__file__).parent / "data" / "conformance"
 PASS_FAIL = CORPUS / "deepeval" / "pass-fail" / ".deepeval" / ".latest_test_run.json"
 ACCURACY = Source("deepeval", metric="Scripted Accuracy")
