@@ -228,8 +228,14 @@ class _Reader(SampleReader):
             if at(stat, "name", "name") == self.metric and at(stat, "name", "perturbation") is ABSENT
         ]
         if trials and not splits:
-            named = [at(stat, "name", "name") for _, stats, _ in trials.values() for _, stat in stats]
-            raise no_such("stat", self.metric, "--sample-metric", "HELM's per_instance_stats.json", named)
+            named = [
+                at(stat, "name", "name")
+                for _, stats, _ in trials.values()
+                for _, stat in stats
+                if at(stat, "name", "perturbation") is ABSENT
+            ]
+            where = "HELM's per_instance_stats.json"
+            raise no_such("unperturbed stat", self.metric, "--sample-metric", where, named, "unperturbed stats")
         if self.split is not None and splits and self.split not in splits:
             where = f"HELM's stat {ascii(self.metric)} in per_instance_stats.json"
             raise no_such("split", self.split, "--split", where, splits)
