@@ -969,3 +969,25 @@ def test_a_helm_per_instance_mean_the_rounding_would_decide_is_an_invalid_observ
     )
     codes = dict(result.invalid_by_code)
     assert result.verdict is Verdict.INVALID and codes == {"value-mismatch": 3}, codes
+
+
+def test_check_and_report_count_the_sample_members_of_an_eval_alike(tmp_path, capsys):
+    # arithmetic.eval (inspect-ai 0.3.285, 5 samples) with a sixth member, a
+    # copy of sample 1 named for a sample 6 the run never scheduled.
+    import zipfile
+
+    from scorecontract._archive import Archive
+
+    raw = (CORPUS / "inspect" / "arithmetic.eval").read_bytes()
+    path = tmp_path / "log.eval"
+    with Archive(raw, what="the log") as archive, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for name in archive.names:
+            out.writestr(name, archive.read(name, 1 << 24))
+        out.writestr("samples/6_epoch_1.json", archive.read("samples/1_epoch_1.json", 1 << 24))
+    said = "holds more samples than its run had: samples in the log 6 at samples/*.json"
+    for argv in (
+        ["check", "--from", "inspect", "--scorer", "match", "--metric", "accuracy"],
+        ["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"],
+    ):
+        status, out, _ = run([*argv, "--threshold", "0.5", "--", str(path)], capsys)
+        assert status == 3 and out.startswith("INVALID population-mismatch") and said in out, out
