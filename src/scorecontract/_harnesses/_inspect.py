@@ -433,8 +433,10 @@ HEADLINE = Headline(
     "in a .json log, or in the member header.json of a .eval ZIP log",
     requires='status "success" (or "cancelled", a partial run) and no error member; invalidated absent or false; '
     "results.scores non-empty (else INVALID empty-run); eval.dataset.samples x epochs, the limit or sample_id, "
-    "total_samples, completed_samples and the score's scored_samples agree (else INVALID population-mismatch; a "
-    "selection of the dataset or a cancel is partial-run unless --allow-partial); version 1: results.scorer.name == S",
+    "total_samples, completed_samples and the score's scored_samples agree, and the samples the log holds (a .json "
+    "log's array, each id and epoch once, or a .eval's members) are no more than it scheduled (else INVALID "
+    "population-mismatch; a selection of the dataset or a cancel is partial-run unless --allow-partial); version 1: "
+    "results.scorer.name == S",
     lists="NaN and infinities outside the headline (NaN marks an unscored sample)",
     gate=_gate,
     nonfinite="Inspect writes NaN for a metric over no scored sample",
