@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from scorecontract import PolicyError, Source, Verdict, evaluate, report
+from scorecontract import Policy, PolicyError, Source, Verdict, evaluate, report
 from scorecontract._cli import main
 
 DATE = "2026-12-01T10-00-00.000000"
@@ -447,6 +447,9 @@ def deepeval_run(cases, metric_scores, passes=None):
         }
         for index, data in enumerate(cases)
     ]
+    for case in test_cases:
+        # DeepEval: a case succeeds when every metric on it does.
+        case["success"] = all(item["success"] for item in case["metricsData"])
     passes = sum(score >= 0.5 for score in metric_scores) if passes is None else passes
     entry = {
         "metric": "Relevancy",
@@ -455,7 +458,14 @@ def deepeval_run(cases, metric_scores, passes=None):
         "fails": len(metric_scores) - passes,
         "errors": 0,
     }
-    return json.dumps({"testRunData": {"testCases": test_cases, "metricsScores": [entry]}})
+    passed = sum(case["success"] for case in test_cases)
+    run = {
+        "testCases": test_cases,
+        "metricsScores": [entry],
+        "testPassed": passed,
+        "testFailed": len(test_cases) - passed,
+    }
+    return json.dumps({"testRunData": run})
 
 
 RELEVANCY = Source("deepeval", metric="Relevancy")
@@ -483,6 +493,78 @@ def test_deepeval_metrics_scores_its_test_cases_contradict_are_invalid():
     assert evaluate(raw, source=RELEVANCY).verdict is Verdict.PASS
     fewer = deepeval_run([[("Relevancy", 0.9)] for _ in range(2)], [0.9, 0.9, 0.9])
     assert evaluate(fewer, source=RELEVANCY).code == "population-mismatch"
+
+
+@pytest.mark.parametrize("exact", [False, True], ids=["floats", "exact-decimals"])
+def test_the_values_a_file_states_twice_are_compared_in_exact_mode_too(exact):
+    # Under --exact the loader makes Decimals: the comparisons read them too.
+    policy = Policy(0.5, exact=exact)
+    raw = deepeval_run([[("Relevancy", 0.1)] for _ in range(3)], [1.0, 1.0, 1.0])
+    assert evaluate(raw, source=RELEVANCY, policy=policy).code == "value-mismatch"
+    raw = oaieval(None, 5, correct=2).replace('"accuracy": 0.4', '"accuracy": 0.9')
+    assert evaluate(raw, source="openai-evals", policy=policy).code == "value-mismatch"
+    whole = oaieval(None, 5, correct=2)
+    assert evaluate(whole, source="openai-evals", policy=Policy(0.4, exact=exact)).verdict is Verdict.PASS
+
+
+CORPUS = __import__("pathlib").Path(__file__).parent / "data" / "conformance"
+PASS_FAIL = CORPUS / "deepeval" / "pass-fail" / ".deepeval" / ".latest_test_run.json"
+ACCURACY = Source("deepeval", metric="Scripted Accuracy")
+
+
+def without_case(run, index):
+    """The DeepEval run with test case *index* deleted, and its scores and passes with it."""
+    data = run["testRunData"]
+    case = data["testCases"].pop(index)
+    for entry in data["metricsScores"]:
+        item = next(item for item in case["metricsData"] if item["name"] == entry["metric"])
+        entry["scores"].remove(item["score"])
+        entry["passes" if item["success"] else "fails"] -= 1
+    return run
+
+
+def test_a_deepeval_test_case_deleted_with_its_scores_is_refused_by_the_run_counts(tmp_path, capsys):
+    # DeepEval 4.3.1 wrote the run: 10 cases, testPassed 5, testFailed 5.
+    whole = json.loads(PASS_FAIL.read_text())
+    assert evaluate(json.dumps(whole), source=ACCURACY, threshold=0.65).verdict is Verdict.PASS
+    # Deleting case_9 (Accuracy 0.0) with its scores and passes lifts the mean to 0.72.
+    cut = json.dumps(without_case(whole, 9))
+    decision = evaluate(cut, source=ACCURACY, threshold=0.7)
+    assert decision.code == "population-mismatch"
+    assert "testPassed + testFailed 10 at $['testRunData']['testPassed']" in decision.message
+    assert report(cut.encode(), source=ACCURACY, threshold=0.5).code == "population-mismatch"
+    path = tmp_path / "run.json"
+    path.write_text(cut)
+    status, out, _ = run(["check", "--from", "deepeval", "--metric", "Scripted Accuracy", "--", str(path)], capsys)
+    assert status == 3 and out.startswith("INVALID population-mismatch")
+
+
+def test_deepeval_test_passed_and_failed_are_the_test_cases_own_successes():
+    run_ = json.loads(PASS_FAIL.read_text())
+    run_["testRunData"]["testCases"][9]["success"] = True  # 6 say true, testPassed says 5
+    decision = evaluate(json.dumps(run_), source=ACCURACY, threshold=0.5)
+    assert decision.code == "value-mismatch" and "testPassed and testFailed are 5 and 5" in decision.message
+    assert report(json.dumps(run_).encode(), source=ACCURACY, threshold=0.5).code == "value-mismatch"
+    del run_["testRunData"]["testCases"][9]["success"]  # a case without one counts in neither
+    assert evaluate(json.dumps(run_), source=ACCURACY, threshold=0.5).code == "population-mismatch"
+
+
+@pytest.mark.parametrize(
+    "members, code",
+    [
+        (["testPassed"], "missing-member"),
+        (["testFailed"], "missing-member"),
+        (["testCases", "conversationalTestCases"], "missing-member"),
+        # conversationalTestCases [] is left: a run of no test cases, under 10 scores.
+        (["testCases"], "population-mismatch"),
+    ],
+)
+def test_deepeval_run_counts_are_required(members, code):
+    run_ = json.loads(PASS_FAIL.read_text())
+    for member in members:
+        del run_["testRunData"][member]
+    assert evaluate(json.dumps(run_), source=ACCURACY, threshold=0.5).code == code
+    assert report(json.dumps(run_).encode(), source=ACCURACY, threshold=0.5).code == code
 
 
 # -- promptfoo ----------------------------------------------------------------------------------------
@@ -692,3 +774,220 @@ def test_report_from_openai_evals_reads_each_match_event(tmp_path, capsys):
     path.write_text(limited)
     status, out, _ = run(["report", "--from", "openai-evals", "--", str(path)], capsys)
     assert status == 3 and out.startswith("INVALID partial-run")
+
+
+# -- a record twice: one rule, check and report alike ---------------------------------------------
+
+
+def _inspect_twice(tmp_path):
+    """arithmetic.json (inspect-ai 0.3.285) with its failing sample 4 replaced by a copy of sample 1."""
+    log = json.loads((CORPUS / "inspect" / "arithmetic.json").read_text())
+    log["samples"][3] = json.loads(json.dumps(log["samples"][0]))
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    return path
+
+
+def _eval_twice(tmp_path):
+    """arithmetic.eval with member samples/4_epoch_1.json holding sample 1 (DEFLATE, which Archive reads)."""
+    import zipfile
+
+    from scorecontract._archive import Archive
+
+    raw = (CORPUS / "inspect" / "arithmetic.eval").read_bytes()
+    path = tmp_path / "log.eval"
+    with Archive(raw, what="the log") as archive, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for name in archive.names:
+            source = "samples/1_epoch_1.json" if name == "samples/4_epoch_1.json" else name
+            out.writestr(name, archive.read(source, 1 << 24))
+    return path
+
+
+def _lm_eval_twice(tmp_path):
+    """lm-eval 0.4.13's basic mc10 samples with the line of document 9 replaced by document 0's."""
+    folder = CORPUS / "lm-eval" / "basic"
+    lines = (folder / "samples_mc10_2026-12-01T22-15-49.548908.jsonl").read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if json.loads(line)["doc_id"] == 9)
+    lines[index] = next(line for line in lines if json.loads(line)["doc_id"] == 0)
+    path = tmp_path / "samples_mc10_2026-12-01T22-15-49.548908.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _helm_twice(tmp_path):
+    """HELM 0.5.16's per-instance stats with instance id3's exact_match written a second time."""
+    instances = json.loads((CORPUS / "helm" / "full" / "per_instance_stats.json").read_text())
+    entry = next(item for item in instances if item["instance_id"] == "id3" and len(item["stats"]) > 1)
+    stat = next(stat for stat in entry["stats"] if stat["name"]["name"] == "exact_match")
+    later = next(item for item in instances if item["instance_id"] == "id3" and item is not entry)
+    later["stats"].append(json.loads(json.dumps(stat)))
+    path = tmp_path / "per_instance_stats.json"
+    path.write_text(json.dumps(instances))
+    return path
+
+
+LM_EVAL_RESULTS = str(CORPUS / "lm-eval" / "basic" / "results_2026-12-01T22-15-49.548908.json")
+
+
+@pytest.mark.parametrize(
+    "make, argv, held",
+    [
+        (
+            _inspect_twice,
+            ["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"],
+            "the Inspect log's samples hold [1,1] twice, at $['samples'][0] and at $['samples'][3]",
+        ),
+        (
+            _inspect_twice,
+            ["check", "--from", "inspect", "--scorer", "match", "--metric", "accuracy"],
+            "the Inspect log's samples hold [1,1] twice, at $['samples'][0] and at $['samples'][3]",
+        ),
+        (
+            _eval_twice,
+            ["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"],
+            "the Inspect log's samples hold [1,1] twice, at samples/1_epoch_1.json and at samples/4_epoch_1.json",
+        ),
+        (
+            _lm_eval_twice,
+            ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", LM_EVAL_RESULTS],
+            'lm-eval\'s sample lines of mc10 hold [0,"none"] twice, at observation 1 and at observation 10',
+        ),
+        (
+            _helm_twice,
+            ["report", "--from", "helm", "--sample-metric", "exact_match", "--split", "test", "--scheduled", "5"],
+            "HELM's per-instance stats hold 'exact_match' (split 'test') of [\"id3\",0] twice",
+        ),
+    ],
+    ids=["inspect-json-report", "inspect-json-check", "inspect-eval-report", "lm-eval-report", "helm-report"],
+)
+def test_a_record_the_harness_writes_once_held_twice_is_a_population_mismatch(make, argv, held, tmp_path, capsys):
+    path = make(tmp_path)
+    status, out, err = run([*argv, "--threshold", "0.5", "--", str(path)], capsys)
+    assert status == 3 and out.startswith("INVALID population-mismatch: ") and held in out, out
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv, file",
+    [
+        (["check", "--from", "inspect", "--scorer", "match", "--metric", "accuracy"], "inspect/arithmetic.json"),
+        (["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"], "inspect/arithmetic.json"),
+        (["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"], "inspect/arithmetic.eval"),
+        (
+            ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", LM_EVAL_RESULTS],
+            "lm-eval/basic/samples_mc10_2026-12-01T22-15-49.548908.jsonl",
+        ),
+        (
+            ["report", "--from", "helm", "--sample-metric", "exact_match", "--split", "test", "--scheduled", "5"],
+            "helm/full/per_instance_stats.json",
+        ),
+    ],
+)
+def test_the_same_files_whole_pass(argv, file, capsys):
+    # The controls: the files the harnesses wrote, each record once.
+    status, out, _ = run([*argv, "--threshold", "0.5", "--", str(CORPUS / file)], capsys)
+    assert status == 0 and out.startswith("PASS meets-threshold"), out
+
+
+def test_lm_eval_lines_without_a_results_file_follow_the_reports_rule_for_reruns(tmp_path, capsys):
+    # Without --results nothing declares the lines one run's: a repeated
+    # line is a rerun (the first counts), and document 9 is then missing.
+    path = _lm_eval_twice(tmp_path)
+    argv = ["report", "--from", "lm-eval", "--sample-metric", "acc", "--scheduled", "10", "--threshold", "0.5"]
+    status, out, _ = run([*argv, "--", str(path)], capsys)
+    assert status == 3 and out.startswith("INVALID missing-evidence"), out
+
+
+@pytest.mark.parametrize(
+    "file, superseded",
+    [
+        # edit_eval_log + write_eval_log(header_only=True) appended a new header.json.
+        ("edited-tags.eval", ["header.json"]),
+        # Rewritten whole by write_eval_log: nothing left behind.
+        ("edited-score.eval", None),
+        ("arithmetic.eval", None),
+    ],
+)
+def test_an_eval_receipt_names_the_superseded_entries_inspect_left(file, superseded, tmp_path, capsys):
+    receipt = tmp_path / "receipt.json"
+    argv = ["check", "--from", "inspect", "--scorer", "match", "--metric", "accuracy", "--threshold", "0.5"]
+    status, _, _ = run([*argv, "--receipt", str(receipt), "--", str(CORPUS / "inspect" / file)], capsys)
+    source = json.loads(receipt.read_text())["selection"]["source"]
+    assert status == 0 and source["member"] == "header.json"
+    assert source.get("superseded") == superseded
+
+
+# -- HELM: the rounding of a mean may not decide ----------------------------------------------------
+
+
+def _helm_stats(total):
+    """HELM 0.5.16's stats.json (test exact_match: sum 0.6, count 1, mean 0.6) with the sum made *total*."""
+    stats = json.loads((CORPUS / "helm" / "full" / "stats.json").read_text())
+    for stat in stats:
+        name = stat["name"]
+        if name["name"] == "exact_match" and name["split"] == "test" and "perturbation" not in name:
+            stat["sum"] = total
+    return json.dumps(stats)
+
+
+@pytest.mark.parametrize(
+    "total, threshold, direction, expected",
+    [
+        (0.6, "0.6", "higher", "PASS"),
+        # HELM's stats.json holds the mean of the per-instance means, count 1:
+        # a sum of 0.5999999 is within the rounding of the mean 0.6, but
+        # below the threshold 0.6 that the mean meets.
+        (0.5999999, "0.6", "higher", "value-mismatch"),
+        (0.5999999, "0.5", "higher", "PASS"),
+        (0.5999999, "0.59999995", "higher", "value-mismatch"),
+        (0.6000001, "0.6", "higher", "PASS"),
+        (0.6000001, "0.6", "lower", "value-mismatch"),
+        (0.5999999, "0.6", "lower", "PASS"),
+        # Beyond the rounding: the mean contradicts its sum whatever the threshold.
+        (0.5, "0.1", "higher", "value-mismatch"),
+    ],
+)
+def test_a_helm_mean_and_its_sum_over_count_must_fall_on_one_side_of_the_threshold(
+    total, threshold, direction, expected
+):
+    policy = Policy(float(threshold), direction=direction)
+    decision = evaluate(_helm_stats(total), source=Source("helm", metric="exact_match"), policy=policy)
+    assert expected in (decision.verdict.value, decision.code), decision.message
+
+
+def test_a_helm_per_instance_mean_the_rounding_would_decide_is_an_invalid_observation():
+    instances = json.loads((CORPUS / "helm" / "full" / "per_instance_stats.json").read_text())
+    for instance in instances:
+        for stat in instance["stats"]:
+            if stat["name"]["name"] == "exact_match" and stat["mean"] == 1:
+                stat["sum"] = 0.9999995  # its mean 1 meets the threshold 1; the sum does not
+    result = report(
+        json.dumps(instances).encode(),
+        source=Source("helm", metric="exact_match", split="test"),
+        threshold=1,
+        scheduled=5,
+    )
+    codes = dict(result.invalid_by_code)
+    assert result.verdict is Verdict.INVALID and codes == {"value-mismatch": 3}, codes
+
+
+def test_check_and_report_count_the_sample_members_of_an_eval_alike(tmp_path, capsys):
+    # arithmetic.eval (inspect-ai 0.3.285, 5 samples) with a sixth member, a
+    # copy of sample 1 named for a sample 6 the run never scheduled.
+    import zipfile
+
+    from scorecontract._archive import Archive
+
+    raw = (CORPUS / "inspect" / "arithmetic.eval").read_bytes()
+    path = tmp_path / "log.eval"
+    with Archive(raw, what="the log") as archive, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for name in archive.names:
+            out.writestr(name, archive.read(name, 1 << 24))
+        out.writestr("samples/6_epoch_1.json", archive.read("samples/1_epoch_1.json", 1 << 24))
+    said = "holds more samples than its run had: samples in the log 6 at samples/*.json"
+    for argv in (
+        ["check", "--from", "inspect", "--scorer", "match", "--metric", "accuracy"],
+        ["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"],
+    ):
+        status, out, _ = run([*argv, "--threshold", "0.5", "--", str(path)], capsys)
+        assert status == 3 and out.startswith("INVALID population-mismatch") and said in out, out

@@ -707,14 +707,27 @@ def test_a_nan_count_is_invalid():
     ],
 )
 def test_deepeval_scores(wrap, scores, code):
-    run = f'{{"metricsScores": [{{"metric": "M", "scores": {scores}, "passes": 1, "fails": 1, "errors": 0}}]}}'
+    # The test cases hold the same scores, the first passing, the second not.
+    cases = ", ".join(
+        f'{{"name": "c{index}", "success": {flag}, "metricsData": '
+        f'[{{"name": "M", "score": {score}, "success": {flag}}}]}}'
+        for index, (score, flag) in enumerate(zip(scores.strip("[]").split(", "), ("true", "false")))
+        if score
+    )
+    entry = f'{{"metric": "M", "scores": {scores}, "passes": 1, "fails": 1, "errors": 0}}'
+    run = f'{{"testCases": [{cases}], "metricsScores": [{entry}], "testPassed": 1, "testFailed": 1}}'
     raw = f'{{"testRunData": {run}}}' if wrap else run
     decision = evaluate(raw, source=Source("deepeval", metric="M"))
     assert code in (decision.verdict.value, decision.code)
 
 
 def test_deepeval_scores_agree_with_their_counts():
-    run = '{"metricsScores": [{"metric": "M", "scores": [0.9, 0.8], "passes": 3, "fails": 0, "errors": 0}]}'
+    cases = [
+        {"name": f"c{i}", "success": True, "metricsData": [{"name": "M", "score": 0.9, "success": True}]}
+        for i in (0, 1)
+    ]
+    entry = {"metric": "M", "scores": [0.9, 0.8], "passes": 3, "fails": 0, "errors": 0}
+    run = json.dumps({"testCases": cases, "metricsScores": [entry], "testPassed": 2, "testFailed": 0})
     decision = evaluate(run, source=Source("deepeval", metric="M"))
     assert decision.code == "population-mismatch"
     assert "scores 2 at $['metricsScores'][0]['scores']; passes + fails 3 at $['metricsScores'][0]" in decision.message
@@ -969,13 +982,24 @@ def test_each_harness_has_its_documented_section_and_recipe(harness):
     body = sections[harness]
     for label in ("**Selects**", "**Requires**", "**Lists**", "**Follows**"):
         assert label in body
-    if harness in ("lm-eval", "inspect", "promptfoo", "deepeval", "openai-evals"):
-        # What its file states of the population, and what must agree.
-        assert "**Reconciles**" in body
+    # What its file states of the population, and what must agree.
+    assert "**Reconciles**" in body
     assert f"scorecontract check --from {harness} " in body
     # The versions the help names are the ones the page names.
     commit = load(harness).FOLLOWS.rsplit(" ", 1)[-1]
     assert commit in body
+
+
+@pytest.mark.parametrize("harness", ["lm-eval", "inspect", "helm", "deepeval", "openai-evals"])
+def test_each_adapter_follows_the_release_its_corpus_was_written_by(harness):
+    # tests/data/conformance/<harness>/manifest.json names the release that
+    # wrote the files; the adapter and its section name the same one.
+    from support import ROOT
+
+    manifest = json.loads((ROOT / "tests" / "data" / "conformance" / harness / "manifest.json").read_text())
+    release = manifest["release"]
+    _, sections = harness_sections()
+    assert release in load(harness).FOLLOWS and release in sections[harness], release
 
 
 def test_the_page_warns_against_promptfoo_metrics_score_and_leaves_room_for_reports():
@@ -1806,6 +1830,6 @@ def test_a_refusal_names_the_option_and_lists_what_exists(harness, fixture, opti
 
 
 def test_a_long_list_of_names_is_cut():
-    document = {"results": {f"task{index}": {"acc,none": 0.5} for index in range(30)}}
+    document = {"results": {f"task{index}": {"acc,none": 0.5} for index in range(50)}}
     decision = evaluate(json.dumps(document), source=Source("lm-eval", task="x", metric="acc,none"))
-    assert decision.code == "no-match" and "'task11' and 18 more" in decision.message
+    assert decision.code == "no-match" and "'task39' and 10 more" in decision.message

@@ -318,7 +318,9 @@ def test_lm_eval_the_task_comes_from_the_file_name_or_the_option():
     named = report(data, source=Source("lm-eval", metric="exact_match", results=RESULTS, task="gsm8k"), threshold=0.5)
     assert named.verdict is Verdict.PASS
     wrong = report(data, source=Source("lm-eval", metric="exact_match", results=RESULTS, task="mmlu"))
-    assert (wrong.verdict, wrong.code) == (Verdict.INVALID, "missing-member")
+    # As check --from lm-eval says it: the option, and the tasks there are.
+    assert (wrong.verdict, wrong.code) == (Verdict.INVALID, "no-match")
+    assert "has no task 'mmlu' (--task); its tasks and groups: " in wrong.message
 
 
 def test_lm_eval_a_stringified_float32_is_wrong_type():

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
     from ._policy import Policy
     from ._score import Number
+    from ._strict_json import Nonfinite
 
     # (trial_id or None, verdict, code, message, score or None, record or None)
     Row = tuple[Optional[str], Verdict, str, str, Optional[Number], object]
@@ -55,6 +56,7 @@ __all__ = [
     "declared_count",
     "invalid_row",
     "load_with_codes",
+    "once",
     "path_under",
     "shown",
     "split_queries",
@@ -80,9 +82,11 @@ def at(document: object, *keys: str | int) -> object:
         if type(key) is int:
             if type(document) is not list or not 0 <= key < len(document):
                 return ABSENT
-        elif type(document) is not dict or key not in document:
+            document = document[key]
+        elif type(document) is dict and key in document:
+            document = document[key]
+        else:
             return ABSENT
-        document = document[key]  # type: ignore[index]
     return document
 
 
@@ -119,8 +123,8 @@ def canonical_trial_id(
         if value is ABSENT:
             return None, ("missing-member", f"the record has no trial id member {clip(where)}")
         kind = type(value)
-        if kind is str or kind is int:
-            values.append(value)  # type: ignore[arg-type]
+        if type(value) is str or type(value) is int:
+            values.append(value)
             continue
         if codes is not None and kind is float and id(value) in codes:
             code, text = codes[id(value)]
@@ -168,9 +172,9 @@ def split_queries(text: str) -> list[str]:
     return parts
 
 
-def codes_of(records: Sequence[object]) -> Codes:
+def codes_of(records: Sequence[Nonfinite]) -> Codes:
     """The loader's records by the identity of the float standing in for each."""
-    return {id(record.value): (record.code, record.literal) for record in records}  # type: ignore[attr-defined]
+    return {id(record.value): (record.code, record.literal) for record in records}
 
 
 def invalid_row(trial_id: str | None, code: str, message: str) -> Row:
@@ -213,6 +217,27 @@ def at_most(found: int, population: int, what: str) -> None:
         raise InvalidEvidence("population-mismatch", f"the log declares {population} samples but holds {found} {what}")
 
 
+def once(seen: dict[str, str], key: str, place: str, what: str) -> None:
+    """Note that the record *key* is at *place*; a key *seen* before is INVALID ``population-mismatch``.
+
+    A harness writes each of its records once (an Inspect sample of one
+    epoch, an lm-eval document under one filter, a HELM stat of one
+    instance): a second record of one key could stand in for one that is
+    missing, and which of the two is the evidence is not the file's to
+    choose.  *what* names the records in the message (``the Inspect log's
+    samples``).  ``check --from`` and ``report --from`` refuse a file by
+    this one rule, so the two cannot disagree about it.
+    """
+    first = seen.get(key)
+    if first is not None:
+        raise InvalidEvidence(
+            "population-mismatch",
+            f"{what} hold {clip(key, 80)} twice, at {clip(first, 80)} and at {clip(place, 80)}: the harness writes "
+            "each once, so one of them stands in for another (a copied or spliced file)",
+        )
+    seen[key] = place
+
+
 class SampleReader:
     """How one kind of input becomes observations; see the module docstring.
 
@@ -225,10 +250,15 @@ class SampleReader:
 
     framing = "lines"
     declares_population = False
+    # What a lines reader's records are, when the harness writes each trial
+    # id once (``once``); None reads a repeated id as a rerun.
+    unique: str | None = None
 
     def __init__(self, policy: Policy, labels: Mapping[str, Number] | None = None) -> None:
         self.policy = policy
         self.labels = labels
+        self.lines_read = 0
+        self.places: dict[str, str] = {}
 
     def description(self) -> dict[str, object]:  # pragma: no cover - each reader says
         raise NotImplementedError
@@ -247,8 +277,8 @@ class SampleReader:
         if kind is float and id(value) in codes:
             code, text = codes[id(value)]
             return invalid_row(trial_id, code, f"the score at {clip(where)} is {text}, not a finite number")
-        if kind is str and self.labels is not None:
-            mapped = self.labels.get(value)  # type: ignore[call-overload]
+        if type(value) is str and self.labels is not None:
+            mapped = self.labels.get(value)
             if mapped is None:
                 known = ", ".join(repr(label) for label in self.labels)
                 return invalid_row(
@@ -260,8 +290,14 @@ class SampleReader:
         problem = value_problem(where, value, self.policy)
         if problem is not None:
             return invalid_row(trial_id, problem[0], problem[1] + self.type_hint(value))
+        from decimal import Decimal
+
+        if not isinstance(value, (int, float, Decimal)):  # value_problem admits numbers only
+            return invalid_row(
+                trial_id, "internal-error", "a score the contract admitted is not a number; please report it"
+            )
         verdict, code, message = decide_with_reason(value, self.policy)
-        return (trial_id, verdict, code, message, value, record)  # type: ignore[return-value]
+        return (trial_id, verdict, code, message, value, record)
 
     def type_hint(self, value: object) -> str:
         """Said after a wrong-type message: what the harness meant by such a value."""
@@ -270,12 +306,22 @@ class SampleReader:
     # -- lines ------------------------------------------------------------------
 
     def line(self, raw: bytes, max_bytes: int) -> Row | None:
-        """The observation for one JSON Lines line (without its ``\\n``); never raises.
+        """The observation for one JSON Lines line (without its ``\\n``).
 
         None: the line is a record of another population the same file
         holds (lm-eval's lines under another filter than the one gated),
         no observation of this one; the reader counts it in its description.
+        Raises ``InvalidEvidence`` (``population-mismatch``, by ``once``)
+        only for a trial id the lines hold twice, when ``unique`` says the
+        harness writes each once; any other fault is an invalid row.
         """
+        self.lines_read += 1
+        row = self._line(raw, max_bytes)
+        if row is not None and self.unique is not None and row[0] is not None:
+            once(self.places, row[0], f"observation {self.lines_read}", self.unique)
+        return row
+
+    def _line(self, raw: bytes, max_bytes: int) -> Row | None:
         if not raw.strip(b" \t\r"):
             return invalid_row(None, "empty", "blank line, not a record")
         try:

@@ -56,6 +56,7 @@ __all__ = [
     "count",
     "decode",
     "exact",
+    "finite",
     "literal",
     "load",
     "names_of",
@@ -494,6 +495,21 @@ def decode(raw: bytes | str, max_bytes: int) -> str:
     return decode_evidence(raw, max_bytes)
 
 
+def finite(value: object) -> bool:
+    """Whether *value* is a finite number the strict loader made: an int, float or (exact) Decimal, not a bool.
+
+    The loader leaves a NaN or infinite float at each non-finite literal.
+    """
+    import decimal
+    import math
+
+    if type(value) is int:
+        return True
+    if type(value) is float:
+        return math.isfinite(value)
+    return type(value) is decimal.Decimal and value.is_finite()
+
+
 def names_of(names: Sequence[object], limit: int = 12) -> str:
     """*names* for a message, each once: ``'a', 'b' and 3 more``, or ``none``.
 
@@ -516,8 +532,11 @@ def no_such(
     says: the lm-eval results file has no task 'hellaswag' (--task); its
     tasks: 'mmlu'.
     """
+    # Up to 40 names: a HELM run has some 30 stats, and the one sought
+    # should not hide behind "and 16 more".
+    listed = names_of(known, 40)
     return InvalidEvidence(
-        "no-match", f"{where} has no {kind} {ascii(name)} ({option}); its {plural or kind + 's'}: {names_of(known)}"
+        "no-match", f"{where} has no {kind} {ascii(name)} ({option}); its {plural or kind + 's'}: {listed}"
     )
 
 
@@ -527,8 +546,12 @@ def exact(value: object) -> Fraction:
     A float counts as the decimal text of its ``repr`` (what the producer
     wrote), as everywhere in the numeric contract.
     """
+    from decimal import Decimal
     from fractions import Fraction
 
     from .._score import to_decimal
 
-    return Fraction(to_decimal(value))  # type: ignore[arg-type]
+    # The loader makes an int, a float or (exact) a Decimal, never a bool.
+    if type(value) is bool or not isinstance(value, (int, float, Decimal)):
+        raise InvalidEvidence("wrong-type", f"{describe_value(value)} is not a number")
+    return Fraction(to_decimal(value))

@@ -31,6 +31,7 @@ from ._base import (
     count,
     decode,
     exact,
+    finite,
     literal,
     load,
     no_such,
@@ -51,7 +52,7 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "deepeval"
 TITLE = "Confident AI DeepEval"
-FOLLOWS = "DeepEval test runs (.deepeval/.latest_test_run.json, test_run_<ts>.json), as written at commit a2e0d4c"
+FOLLOWS = "deepeval 4.3.1 test runs (.deepeval/.latest_test_run.json, test_run_<ts>.json), as written at commit a2e0d4c"
 
 
 def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Computed:
@@ -113,6 +114,12 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         Count(passes + fails, "passes + fails", where, "covered"),
     ]
     cases = _cases(document, base, metric, counts)
+    if cases is None:
+        raise InvalidEvidence(
+            "missing-member",
+            f"DeepEval's test run has no testCases at {base}: DeepEval writes them in every test run, and without "
+            "them nothing says which test cases the scores stand on",
+        )
     reconcile(counts, harness="DeepEval", unit=f"test cases of metric {ascii(metric)}", allow_partial=False)
     total = Fraction(0)
     for index, score in enumerate(scores):
@@ -122,8 +129,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         if problem is not None:
             raise InvalidEvidence(*problem)
         total += exact(score)
-    if cases is not None:
-        _agree(scores, passes, cases, metric, where)
+    _agree(scores, passes, cases, metric, where)
     what = f"DeepEval's mean {ascii(metric)} score over {len(scores)} test case{'s' if len(scores) != 1 else ''}"
     return Computed(total / len(scores), what, where, policy, listed)
 
@@ -133,13 +139,20 @@ def _cases(document: object, base: str, metric: str, counts: list[Count]) -> lis
 
     Adds to *counts* the test cases measured by the metric, one per case:
     DeepEval merges two metrics that share a name into one metricsScores
-    entry, whose scores then outnumber the test cases (8 for 4).  None when
-    the file holds no testCases.
+    entry, whose scores then outnumber the test cases (8 for 4); those of
+    the run; its testPassed + testFailed; and the cases that say a success.
+    Raises ``value-mismatch`` where testPassed and testFailed are not the
+    cases' own successes.  None when the file holds no testCases.
     """
     keys = ("testRunData",) if base != "$" else ()
     found: list[tuple[str, object]] = []
     measured = cases_in_run = 0
     listed = False
+    # What each test case says of itself: DeepEval's testPassed and
+    # testFailed count the cases whose success is true and false
+    # (TestRun.calculate_test_passes_and_fails; a case without one counts
+    # in neither).
+    said = {True: 0, False: 0}
     for member in ("testCases", "conversationalTestCases"):
         cases = at(document, *keys, member)
         if cases is ABSENT or cases is None:
@@ -148,6 +161,9 @@ def _cases(document: object, base: str, metric: str, counts: list[Count]) -> lis
             raise InvalidEvidence("wrong-type", f"DeepEval's {member} is {shown(cases)}, not a list")
         listed = True
         for index, case in enumerate(cases):
+            success = at(case, "success")
+            if type(success) is bool:
+                said[success] += 1
             data = at(case, "metricsData")
             entries = [
                 (f"{base}[{literal(member)}][{index}]['metricsData'][{number}]", item)
@@ -170,18 +186,42 @@ def _cases(document: object, base: str, metric: str, counts: list[Count]) -> lis
     # skipped (skip_on_missing_params) or lost leaves the mean over fewer.
     counts.append(Count(measured, "test cases measured by it", f"{base}['testCases']", "covered"))
     counts.append(Count(cases_in_run, "test cases in the run", f"{base}['testCases']", "covered"))
+    # The run's own count of its test cases: a case deleted from the file,
+    # with its score, leaves testPassed + testFailed one above the rest.
+    tally = []
+    for name in ("testPassed", "testFailed"):
+        value = at(document, *keys, name)
+        if value is ABSENT:
+            raise InvalidEvidence(
+                "missing-member",
+                f"DeepEval's test run has no {name} (DeepEval writes testPassed and testFailed in every finished "
+                "run, and leaves them out only of .temp_test_run_data.json, a run that did not finish)",
+            )
+        tally.append(count(value, f"DeepEval's {name} at {base}[{literal(name)}]"))
+    passed, failed = tally
+    where = f"{base}['testPassed']"
+    counts.append(Count(passed + failed, "testPassed + testFailed", where, "covered"))
+    judged = said[True] + said[False]
+    counts.append(Count(judged, "test cases with a success", f"{base}['testCases'][*]['success']", "covered"))
+    # With the totals agreeing (else the rule above names each number), the
+    # split must too: a case's success flipped leaves the same total.
+    if judged == passed + failed and (passed, failed) != (said[True], said[False]):
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"DeepEval's testPassed and testFailed are {passed} and {failed} (at {base}), but {said[True]} of its "
+            f"test cases say success true and {said[False]} say false",
+        )
     return found
 
 
 def _agree(scores: list[object], passes: int, cases: list[tuple[str, object]], metric: str, where: str) -> None:
     """Refuse metricsScores that the test cases beside it contradict: other scores, other passes."""
-    import math
-
     written = [at(item, "score") for _, item in cases]
     both = [*written, *scores]
     # NaN and infinities stand as floats here: the contract refused them in
     # the scores already, and a test case's one is not a score to compare.
-    if all(type(score) in (int, float) and math.isfinite(score) for score in both):  # type: ignore[arg-type]
+    # A Decimal is a score too (exact mode), compared as the others are.
+    if all(finite(score) for score in both):
         if sorted(map(exact, scores)) != sorted(map(exact, written)):
             raise InvalidEvidence(
                 "value-mismatch",
@@ -203,10 +243,11 @@ HEADLINE = Headline(
     selects='the exact mean of metricsScores[metric == M].scores, in {"testRunData": ...} '
     "(.deepeval/.latest_test_run.json) or in a plain test run",
     requires="exactly one such entry (else no-match or ambiguous-selection); errors == 0 (else INVALID "
-    "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run); the scores, passes + "
-    "fails and the test cases the metric measured agree (two metrics of one name: INVALID population-mismatch), and "
-    "the scores and passes are the test cases' (else INVALID value-mismatch); every score a finite number within "
-    "the policy's bounds",
+    "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run); testCases, "
+    "testPassed and testFailed present (else INVALID missing-member); the scores, passes + fails, the test cases the "
+    "metric measured, those of the run and testPassed + testFailed agree (two metrics of one name: INVALID "
+    "population-mismatch), and the scores, passes, testPassed and testFailed are the test cases' (else INVALID "
+    "value-mismatch); every score a finite number within the policy's bounds",
     lists="NaN and infinities outside the selected entry",
     gate=_gate,
     nonfinite="DeepEval writes NaN for a score its metric could not measure",

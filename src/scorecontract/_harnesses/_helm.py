@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from .._describe import format_number, json_kind
 from .._errors import InvalidEvidence, PolicyError
-from .._sample_reader import SampleReader, canonical_trial_id, clip, invalid_row, load_with_codes, path_under
+from .._sample_reader import (
+    SampleReader,
+    canonical_trial_id,
+    clip,
+    invalid_row,
+    load_with_codes,
+    once,
+    path_under,
+)
 from ._base import (
     ABSENT,
     Headline,
@@ -24,6 +32,7 @@ from ._base import (
     count,
     decode,
     exact,
+    finite,
     literal,
     load,
     names_of,
@@ -35,6 +44,7 @@ from ._base import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from fractions import Fraction
 
     from .._policy import Policy
     from .._sample_reader import Codes, Placed, Row
@@ -44,7 +54,7 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "helm"
 TITLE = "Stanford CRFM HELM"
-FOLLOWS = "HELM benchmark_output/runs/<suite>/<run>/stats.json and per_instance_stats.json, as its runner stands at commit 63754d0"
+FOLLOWS = "crfm-helm 0.5.16 benchmark_output/runs/<suite>/<run>/stats.json and per_instance_stats.json, as its runner stands at commit 63754d0"
 
 
 def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Selected:
@@ -63,7 +73,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         raise no_such("stat", metric, "--metric", "HELM's stats.json", [at(e, "name", "name") for e in plain])
     if split not in [at(entry, "name", "split") for entry in named]:
         splits = [at(entry, "name", "split") for entry in named]
-        raise no_such(f"split of stat {ascii(metric)}", split, "--split", "HELM's stats.json", splits, "splits")
+        raise no_such("split", split, "--split", f"HELM's stat {ascii(metric)} in stats.json", splits)
     where, entry = one(document, stat)
     number = count(at(entry, "count"), f"the count of HELM stat {ascii(metric)} (split {ascii(split)})")
     if number == 0:
@@ -75,24 +85,29 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         raise InvalidEvidence(
             "missing-member", f"HELM stat {ascii(metric)} (split {ascii(split)}) at {where} has no mean"
         )
-    agree(entry, where, f"HELM stat {ascii(metric)} (split {ascii(split)})")
+    agree(entry, where, f"HELM stat {ascii(metric)} (split {ascii(split)})", policy)
     return Selected(document, records, query, policy)
 
 
-def agree(stat: object, where: str, what: str) -> None:
+def agree(stat: object, where: str, what: str, policy: Policy) -> None:
     """Refuse a stat whose mean contradicts its own sum / count, or lies outside its min and max.
 
     HELM's Stat keeps sum and count and computes mean = sum / count (and
     min, max beside it): a mean edited alone, or written by another tool,
     says what the stat's own numbers do not.  Rounding to six decimals is
-    not a contradiction; anything further is.
+    not a contradiction (HELM writes the float sum / count: 2/3 is
+    0.6666666666666666); anything further is.  Nor may the rounding
+    decide: where the mean and the exact sum / count fall on either side
+    of *policy*'s threshold (a mean of 0.7 over a sum / count of
+    0.6999999), the stat does not say which verdict it supports, and is
+    refused whatever the tolerance.
     """
     from fractions import Fraction
 
     mean, total, number = at(stat, "mean"), at(stat, "sum"), at(stat, "count")
-    if not _finite(mean) or type(number) is not int or number <= 0:
+    if not finite(mean) or type(number) is not int or number <= 0:
         return  # the numeric contract refuses a bad mean
-    if not _finite(total):
+    if not finite(total):
         # HELM's Stat always writes its sum beside the mean; a mean without
         # one cannot be checked, and an edited mean would pass unseen.
         raise InvalidEvidence(
@@ -107,8 +122,15 @@ def agree(stat: object, where: str, what: str) -> None:
             f"{what} at {where} has mean {format_number(mean)}, but its sum / count is {format_number(total)} / "
             f"{number} = {format_number(float(expected))}",
         )
+    if _meets(exact(mean), policy) != _meets(expected, policy):
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"{what} at {where} has mean {format_number(mean)}, but its sum / count is {format_number(total)} / "
+            f"{number}, exactly {format_number(float(expected))}: the two fall on either side of the threshold "
+            f"{format_number(policy.threshold)}, so the rounding would decide the verdict",
+        )
     low, high = at(stat, "min"), at(stat, "max")
-    if _finite(low) and _finite(high) and not exact(low) <= exact(mean) <= exact(high):
+    if finite(low) and finite(high) and not exact(low) <= exact(mean) <= exact(high):
         raise InvalidEvidence(
             "value-mismatch",
             f"{what} at {where} has mean {format_number(mean)} outside its own min {format_number(low)} and max "
@@ -116,16 +138,10 @@ def agree(stat: object, where: str, what: str) -> None:
         )
 
 
-def _finite(value: object) -> bool:
-    """A finite number the strict loader made: int, float or (exact) Decimal, not a bool."""
-    import decimal
-    import math
-
-    if type(value) is int:
-        return True
-    if type(value) is float:
-        return math.isfinite(value)
-    return type(value) is decimal.Decimal and value.is_finite()
+def _meets(value: Fraction, policy: Policy) -> bool:
+    """Whether *value* passes *policy*'s threshold, compared exactly in its direction."""
+    threshold = exact(policy.threshold)
+    return value <= threshold if policy.direction == "lower" else value >= threshold
 
 
 HEADLINE = Headline(
@@ -138,7 +154,8 @@ HEADLINE = Headline(
     "name.split is SPLIT, without a perturbation",
     requires="exactly one such stat (else no-match, listing the stats and splits, or ambiguous-selection); count >= 1 "
     "(else INVALID empty-run); a mean (HELM drops a NaN stat, and a count-0 stat has none) that is its sum / count "
-    "and lies within min and max (else INVALID value-mismatch)",
+    "to within rounding, on the same side of the threshold as the exact sum / count, and within min and max (else "
+    "INVALID value-mismatch)",
     lists="infinities outside the selected stat",
     gate=_gate,
     nonfinite="HELM drops a NaN stat but keeps an infinite one",
@@ -183,20 +200,43 @@ class _Reader(SampleReader):
         for index, instance in enumerate(instances):
             base = f"$[{index}]"
             trial_id, problem = self._trial(instance, base, codes)
-            if problem is not None:
-                rows.append((base, problem))
+            if problem is not None or trial_id is None:  # _trial gives one or the other
+                rows.append((base, problem or invalid_row(None, "internal-error", "please report it")))
                 continue
             stats = at(instance, "stats")
             if trial_id not in trials:
-                trials[trial_id] = (base, [], instance)  # type: ignore[index]
+                trials[trial_id] = (base, [], instance)
             for number, stat in enumerate(stats if type(stats) is list else []):
-                trials[trial_id][1].append((path_under(base, "stats", number), stat))  # type: ignore[index]
+                trials[trial_id][1].append((path_under(base, "stats", number), stat))
+        # One entry per metric class is HELM's own doing; one stat twice in
+        # the union is not: HELM runs each (instance, train trial,
+        # perturbation) once in a run, and a rerun is another run's file
+        # (given as another input, the report's rule for reruns reads it).
+        seen: dict[str, str] = {}
+        for trial_id, (_, stats, _) in trials.items():
+            for where, stat in stats:
+                if at(stat, "name", "name") == self.metric and at(stat, "name", "perturbation") is ABSENT:
+                    split = at(stat, "name", "split")
+                    said = ascii(split) if type(split) is str else shown(split)
+                    once(seen, f"{self.metric!r} (split {said}) of {trial_id}", where, "HELM's per-instance stats")
         splits = [
             at(stat, "name", "split")
             for _, stats, _ in trials.values()
             for _, stat in stats
             if at(stat, "name", "name") == self.metric and at(stat, "name", "perturbation") is ABSENT
         ]
+        if trials and not splits:
+            named = [
+                at(stat, "name", "name")
+                for _, stats, _ in trials.values()
+                for _, stat in stats
+                if at(stat, "name", "perturbation") is ABSENT
+            ]
+            where = "HELM's per_instance_stats.json"
+            raise no_such("unperturbed stat", self.metric, "--metric", where, named, "unperturbed stats")
+        if self.split is not None and splits and self.split not in splits:
+            where = f"HELM's stat {ascii(self.metric)} in per_instance_stats.json"
+            raise no_such("split", self.split, "--split", where, splits)
         if self.split is None and len({ascii(split) for split in splits}) > 1:
             raise InvalidEvidence(
                 "ambiguous-selection",
@@ -277,7 +317,7 @@ class _Reader(SampleReader):
         if mean is ABSENT:
             return invalid_row(trial_id, "missing-member", f"the HELM stat at {clip(where)} has no mean")
         try:
-            agree(stat, where, "the HELM stat")
+            agree(stat, where, "the HELM stat", self.policy)
         except InvalidEvidence as exc:
             return invalid_row(trial_id, exc.code, exc.message)
         return self.judge(trial_id, path_under(where, "mean"), mean, codes, instance)

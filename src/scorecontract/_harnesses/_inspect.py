@@ -22,6 +22,7 @@ from .._sample_reader import (
     clip,
     invalid_row,
     load_with_codes,
+    once,
     path_under,
 )
 from ._base import (
@@ -65,8 +66,14 @@ FOLLOWS = "inspect-ai 0.3.285 logs (results.headline, logged_samples, early_stop
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
-def _text(raw: bytes | str, max_bytes: int, origin: list[tuple[str, object]]) -> str:
-    """The log's text: the whole ``.json`` log, or a ``.eval``'s member header.json."""
+def _text(raw: bytes | str, max_bytes: int, origin: list[tuple[str, object]]) -> tuple[str, list[str] | None]:
+    """The log's text, and the names of a ``.eval``'s sample members (None for a ``.json`` log).
+
+    The text is the whole ``.json`` log, or a ``.eval``'s member
+    header.json.  A ``.eval`` that Inspect edited in place (edit_eval_log,
+    write_eval_log(header_only=True)) still holds the header it replaced,
+    outside the central directory: *origin* names it (``superseded``).
+    """
     if type(raw) is bytes and raw[:4] == _ZIP_MAGIC:
         from .._archive import Archive
 
@@ -76,9 +83,57 @@ def _text(raw: bytes | str, max_bytes: int, origin: list[tuple[str, object]]) ->
         origin.append(("member", "header.json"))
         # header.json is the log without its samples: their NaN scores and
         # their size stay in their own members, unread.
-        member = Archive(raw, what="the Inspect .eval log").read("header.json", max_bytes)
-        return decode(member, max_bytes)
-    return decode(raw, max_bytes)
+        with Archive(raw, what="the Inspect .eval log") as archive:
+            member = archive.read("header.json", max_bytes)
+            if archive.superseded:
+                origin.append(("superseded", list(archive.superseded)))
+            members = sample_members(archive.names)
+        return decode(member, max_bytes), members
+    return decode(raw, max_bytes), None
+
+
+def sample_members(names: Sequence[str]) -> list[str]:
+    """The sample members of a ``.eval`` listing: ``samples/<id>_epoch_<n>.json``, each named once."""
+    return [name for name in names if name.startswith("samples/") and name.endswith(".json")]
+
+
+def distinct_samples(samples: list[object], codes: Codes | None) -> None:
+    """Refuse a ``.json`` log's samples array holding one sample of one epoch twice (``once``).
+
+    The key is the trial id ``report --from inspect`` gives the sample,
+    ``[id, epoch]``; a sample without a readable one is the report's to
+    judge.  A ``.eval`` names each sample's member for its id and epoch,
+    and the archive reader refuses a name listed twice.
+    """
+    seen: dict[str, str] = {}
+    for index, sample in enumerate(samples):
+        base = f"$['samples'][{index}]"
+        key, _ = canonical_trial_id(
+            [(path_under(base, "id"), at(sample, "id")), (path_under(base, "epoch"), at(sample, "epoch"))], codes
+        )
+        if key is not None:
+            once(seen, key, base, "the Inspect log's samples")
+
+
+def _distinct(document: object, members: list[str] | None) -> None:
+    """``distinct_samples`` of a ``.json`` log's samples, after their count is reconciled."""
+    samples = at(document, "samples") if members is None else None
+    if type(samples) is list:
+        distinct_samples(samples, None)
+
+
+def _rows(document: object, members: list[str] | None) -> list[Count]:
+    """The count of the log's per-sample records, as ``report --from inspect`` reads them.
+
+    A ``.json`` log's samples array (each sample of each epoch once), or a
+    ``.eval``'s sample members; none for a log written without samples.
+    """
+    if members is not None:
+        return [Count(len(members), "samples in the log", "samples/*.json", "rows")]
+    samples = at(document, "samples")
+    if type(samples) is not list:
+        return []
+    return [Count(len(samples), "samples in the log", "$['samples']", "rows")]
 
 
 def _facts(log: object) -> tuple[int, list[str]]:
@@ -274,10 +329,13 @@ def _scores(document: object, scorer: str | None, metric: str | None, reducer: s
                 "(results.headline, which Inspect writes from 0.3.285)",
             )
         named = at(headline, "score")
-        scorer = named if type(named) is str else at(headline, "scorer")  # type: ignore[assignment]
-        metric = at(headline, "metric")  # type: ignore[assignment]
-        if reducer is None and type(at(headline, "reducer")) is str:
-            reducer = at(headline, "reducer")  # type: ignore[assignment]
+        chosen, wanted = (named if type(named) is str else at(headline, "scorer")), at(headline, "metric")
+        if type(chosen) is not str or type(wanted) is not str:
+            raise InvalidEvidence("wrong-type", f"the Inspect log's results.headline is {shown(headline)}")
+        scorer, metric = chosen, wanted
+        stated = at(headline, "reducer")
+        if reducer is None and type(stated) is str:
+            reducer = stated
     if type(scorer) is not str or type(metric) is not str:
         raise InvalidEvidence("wrong-type", f"the Inspect log's results.headline is {shown(headline)}")
     names = [at(entry, "name") for entry in scores]
@@ -311,7 +369,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     scorer, metric = options.get("scorer"), options.get("metric")
     reducer = options.get("reducer")
     trace.query = path("results", "scores")
-    text = _text(raw, max_bytes, trace.origin)
+    text, members = _text(raw, max_bytes, trace.origin)
     document, records = load(text, policy)
     version, reasons = _facts(document)
     allow = options.switch("allow_partial")
@@ -337,9 +395,9 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         # written, both are required as in version 2.
         results = at(document, "results")
         if type(results) is dict and ("completed_samples" in results or "total_samples" in results):
-            _, notes = reconcile(
-                log_counts(document, []), harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons
-            )
+            counts = [*log_counts(document, []), *_rows(document, members)]
+            _, notes = reconcile(counts, harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons)
+            _distinct(document, members)
             if notes:
                 trace.origin.append(("partial", notes[0]))
         elif reasons and not allow:
@@ -354,9 +412,9 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     query = f"{where}['metrics'][{literal(metric)}]['value']"
     trace.query = query
     entry = one(document, where)[1]
-    _, notes = reconcile(
-        log_counts(document, [(where, entry)]), harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons
-    )
+    counts = [*log_counts(document, [(where, entry)]), *_rows(document, members)]
+    _, notes = reconcile(counts, harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons)
+    _distinct(document, members)
     if notes:
         trace.origin.append(("partial", notes[0]))
     return Selected(document, records, query, policy)
@@ -375,8 +433,10 @@ HEADLINE = Headline(
     "in a .json log, or in the member header.json of a .eval ZIP log",
     requires='status "success" (or "cancelled", a partial run) and no error member; invalidated absent or false; '
     "results.scores non-empty (else INVALID empty-run); eval.dataset.samples x epochs, the limit or sample_id, "
-    "total_samples, completed_samples and the score's scored_samples agree (else INVALID population-mismatch; a "
-    "selection of the dataset or a cancel is partial-run unless --allow-partial); version 1: results.scorer.name == S",
+    "total_samples, completed_samples and the score's scored_samples agree, and the samples the log holds (a .json "
+    "log's array, each id and epoch once, or a .eval's members) are no more than it scheduled (else INVALID "
+    "population-mismatch; a selection of the dataset or a cancel is partial-run unless --allow-partial); version 1: "
+    "results.scorer.name == S",
     lists="NaN and infinities outside the headline (NaN marks an unscored sample)",
     gate=_gate,
     nonfinite="Inspect writes NaN for a metric over no scored sample",
@@ -456,6 +516,9 @@ class _Reader(SampleReader):
             for index, entry in enumerate(scores if type(scores) is list else [])
             if at(entry, "name") == self.scorer
         ]
+        if not entries and type(scores) is list and scores:
+            # Inspect writes an EvalScore for every score its samples hold.
+            raise no_such("scorer", self.scorer, "--scorer", "the Inspect log", [at(e, "name") for e in scores])
         for _, entry in entries:
             function = at(entry, "scorer")
             if type(function) is str and function != self.scorer:
@@ -488,7 +551,9 @@ class _Reader(SampleReader):
         for index, sample in enumerate(samples):
             base = f"$['samples'][{index}]"
             rows.append((base, self.sample(sample, base, codes)))
-        return rows, self._population(log, entries, len(samples), "$['samples']")
+        population = self._population(log, entries, len(samples), "$['samples']")
+        distinct_samples(samples, codes)
+        return rows, population
 
     def _eval(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
         from .._archive import MAX_RATIO, Archive
@@ -500,7 +565,7 @@ class _Reader(SampleReader):
         with Archive(data, what=f"the Inspect log {name}", total_limit=MAX_RATIO * max(len(data), 1)) as archive:
             header, _ = load_with_codes(archive.read("header.json", max_bytes), max_bytes, self.policy.exact)
             entries = self._entries(header)
-            members = [member for member in archive.names if member.startswith("samples/") and member.endswith(".json")]
+            members = sample_members(archive.names)
             # Every member is read, within the archive's bounds, before the
             # counts are reconciled: a bomb is refused as one.
             for member in members:
@@ -512,7 +577,14 @@ class _Reader(SampleReader):
                     rows.append((member, invalid_row(None, exc.code, exc.message)))
                     continue
                 rows.append((member, self.sample(sample, "$", codes)))
-        return rows, self._population(header, entries, len(members), "samples/*.json")
+        population = self._population(header, entries, len(members), "samples/*.json")
+        # The members' own names are distinct (the archive reader refuses
+        # one listed twice), but a member may hold another's sample.
+        seen: dict[str, str] = {}
+        for member, row in rows:
+            if row[0] is not None:
+                once(seen, row[0], member, "the Inspect log's samples")
+        return rows, population
 
 
 def _labels(labels: object, policy: Policy) -> dict[str, Number]:

@@ -54,7 +54,7 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "lm-eval"
 TITLE = "EleutherAI lm-evaluation-harness"
-FOLLOWS = "lm-evaluation-harness 0.4.13 results_<date>.json and samples_<task>_<date>.jsonl, as its writer stands at commit 4e7e0d4"
+FOLLOWS = "lm-eval 0.4.13 (lm-evaluation-harness) results_<date>.json and samples_<task>_<date>.jsonl, as its writer stands at commit 4e7e0d4"
 
 # lm-eval's sample file name: samples_<task>_<date id>.jsonl, the date id
 # as EvaluationTracker writes it (datetime.now().isoformat() with ':' as '-').
@@ -409,7 +409,7 @@ class _Reader(SampleReader):
         self.documents = 0
         self.seen: dict[str, set[object]] = {}
         self.results_sha256: str | None = None
-        self.results = options.get("results")
+        results = options.get("results")
         allow_partial = options.get("allow_partial")
         if allow_partial is None:
             allow_partial = False
@@ -419,13 +419,13 @@ class _Reader(SampleReader):
         task = options.get("task")
         if task is not None and (type(task) is not str or not task):
             raise PolicyError("bad-option", f"task must be a non-empty string, not {shown(task)}")
-        if self.results is not None:
-            import os
+        import os
 
-            if not isinstance(self.results, (str, os.PathLike)):
-                raise PolicyError(
-                    "bad-option", f"results must be the path of the results file, not {shown(self.results)}"
-                )
+        self.results: str | os.PathLike[str] | None = None
+        if results is not None:
+            if not isinstance(results, (str, os.PathLike)):
+                raise PolicyError("bad-option", f"results must be the path of the results file, not {shown(results)}")
+            self.results = results
             self.declares_population = True
             if task is None:
                 task = _task_from(names)
@@ -455,7 +455,9 @@ class _Reader(SampleReader):
         from .._digest import sha256_hex
         from .._read import read_file
 
-        where = os.fspath(self.results)  # type: ignore[call-overload]
+        if self.results is None:  # population() asks only with a results file
+            raise InvalidEvidence("internal-error", "lm-eval's results file was read without one; please report it")
+        where = os.fspath(self.results)
         data = read_file(where, max_bytes, what="lm-eval results file")
         self.results_sha256 = sha256_hex(data)
         try:
@@ -476,9 +478,20 @@ class _Reader(SampleReader):
             return None
         results = self._results(max_bytes)
         task = self.task
+        table = at(results, "results")
+        if type(table) is dict and task not in table:
+            raise no_such("task", task, "--task", "the lm-eval results file", list(table), "tasks and groups")
         counts = task_counts(results, task)
         if counts is None:
-            raise InvalidEvidence("missing-member", f"the lm-eval results file has no n-samples.{task}")
+            table = at(results, "n-samples")
+            raise no_such(
+                "n-samples of task",
+                task,
+                "--task",
+                "the lm-eval results file",
+                list(table) if type(table) is dict else [],
+                "n-samples (lm-eval writes them for tasks, never for a group)",
+            )
         # The one rule check --from lm-eval applies to the same counts: the
         # per-sample NaN behind a nanmean needs no reason here, as each such
         # line is an invalid observation of its own.
@@ -500,10 +513,14 @@ class _Reader(SampleReader):
                 )
             filters = [self.filter]
         if not filters:
-            raise InvalidEvidence(
-                "missing-member",
-                f"the lm-eval results file reports no {self.metric!r} for task {task!r} "
-                f"(no key {self.metric},<filter>)",
+            # The bare names, as the per-sample lines write them.
+            names = [key.split(",", 1)[0] for key in metrics if "," in key and "_stderr," not in key]
+            raise no_such(
+                "metric",
+                self.metric,
+                "--metric",
+                f"lm-eval's results of {ascii(task)}",
+                names,
             )
         # The direction the headline follows (check --from lm-eval): a
         # lower-is-better metric gated as higher-is-better would PASS a
@@ -520,6 +537,11 @@ class _Reader(SampleReader):
         self.filters = frozenset(filters)
         self.documents = effective
         self.seen = {}
+        # The lines of one run, whose results file declares them: lm-eval
+        # writes each (doc_id, filter) once, so a second line of one is a
+        # copy, not a rerun (without --results, the report's own rule for
+        # shards reads it as a rerun).
+        self.unique = f"lm-eval's sample lines of {task}"
         return effective * len(filters)
 
     def type_hint(self, value: object) -> str:

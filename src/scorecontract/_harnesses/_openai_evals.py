@@ -9,6 +9,7 @@ writes no ``final_report``.
 
 from __future__ import annotations
 
+from .._describe import format_number
 from .._errors import InvalidEvidence
 from .._sample_reader import SampleReader, canonical_trial_id, codes_of, invalid_row
 from ._base import (
@@ -21,6 +22,8 @@ from ._base import (
     at,
     count,
     decode,
+    exact,
+    finite,
     load,
     no_such,
     path,
@@ -156,8 +159,12 @@ def _accuracy(document: object, number: int, matches: list[tuple[int, object]]) 
     A match eval's final_report accuracy is evals.metrics.get_accuracy of
     its match events: the share of them with data.correct true, in floats.
     """
+    from fractions import Fraction
+
     accuracy = at(document, "final_report", "accuracy")
-    if not matches or type(accuracy) not in (int, float):
+    # A Decimal (exact mode) is checked as a float is; NaN is the
+    # contract's to refuse.
+    if not matches or not finite(accuracy):
         return
     correct = [at(event, "data", "correct") for _, event in matches]
     if not all(type(flag) is bool for flag in correct):
@@ -168,12 +175,13 @@ def _accuracy(document: object, number: int, matches: list[tuple[int, object]]) 
             f"a match event on the record log has data.correct that is not true or false; "
             f"the final_report on line {number} cannot be checked against its events",
         )
-    computed = sum(1 for flag in correct if flag) / len(correct)
-    if abs(computed - accuracy) > 1e-9:  # type: ignore[operator]
+    right = sum(1 for flag in correct if flag)
+    computed = Fraction(right, len(correct))
+    if abs(computed - exact(accuracy)) > Fraction(1, 10**9):
         raise InvalidEvidence(
             "value-mismatch",
-            f"the final_report on line {number} says accuracy {accuracy!r}, but its {len(correct)} match events "
-            f"say {sum(1 for flag in correct if flag)} correct, {computed!r}",
+            f"the final_report on line {number} says accuracy {format_number(accuracy)}, but its {len(correct)} "
+            f"match events say {right} correct, {format_number(float(computed))}",
         )
 
 

@@ -19,7 +19,7 @@ __all__ = ["FOLLOWS", "HEADLINE", "NAME", "SAMPLES", "TITLE"]
 
 NAME = "simple-evals"
 TITLE = "openai/simple-evals"
-FOLLOWS = "openai/simple-evals /tmp/<eval>_<model>.json, as written at commit ee3b031"
+FOLLOWS = "openai/simple-evals, which has no release, /tmp/<eval>_<model>.json, as written at commit ee3b031"
 
 
 def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Selected:
