@@ -849,12 +849,12 @@ LM_EVAL_RESULTS = str(CORPUS / "lm-eval" / "basic" / "results_2026-12-01T22-15-4
         ),
         (
             _lm_eval_twice,
-            ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", LM_EVAL_RESULTS],
+            ["report", "--from", "lm-eval", "--metric", "acc", "--results", LM_EVAL_RESULTS],
             'lm-eval\'s sample lines of mc10 hold [0,"none"] twice, at observation 1 and at observation 10',
         ),
         (
             _helm_twice,
-            ["report", "--from", "helm", "--sample-metric", "exact_match", "--split", "test", "--scheduled", "5"],
+            ["report", "--from", "helm", "--metric", "exact_match", "--split", "test", "--scheduled", "5"],
             "HELM's per-instance stats hold 'exact_match' (split 'test') of [\"id3\",0] twice",
         ),
     ],
@@ -874,11 +874,11 @@ def test_a_record_the_harness_writes_once_held_twice_is_a_population_mismatch(ma
         (["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"], "inspect/arithmetic.json"),
         (["report", "--from", "inspect", "--scorer", "match", "--labels", "C=1,I=0"], "inspect/arithmetic.eval"),
         (
-            ["report", "--from", "lm-eval", "--sample-metric", "acc", "--results", LM_EVAL_RESULTS],
+            ["report", "--from", "lm-eval", "--metric", "acc", "--results", LM_EVAL_RESULTS],
             "lm-eval/basic/samples_mc10_2026-12-01T22-15-49.548908.jsonl",
         ),
         (
-            ["report", "--from", "helm", "--sample-metric", "exact_match", "--split", "test", "--scheduled", "5"],
+            ["report", "--from", "helm", "--metric", "exact_match", "--split", "test", "--scheduled", "5"],
             "helm/full/per_instance_stats.json",
         ),
     ],
@@ -893,7 +893,7 @@ def test_lm_eval_lines_without_a_results_file_follow_the_reports_rule_for_reruns
     # Without --results nothing declares the lines one run's: a repeated
     # line is a rerun (the first counts), and document 9 is then missing.
     path = _lm_eval_twice(tmp_path)
-    argv = ["report", "--from", "lm-eval", "--sample-metric", "acc", "--scheduled", "10", "--threshold", "0.5"]
+    argv = ["report", "--from", "lm-eval", "--metric", "acc", "--scheduled", "10", "--threshold", "0.5"]
     status, out, _ = run([*argv, "--", str(path)], capsys)
     assert status == 3 and out.startswith("INVALID missing-evidence"), out
 

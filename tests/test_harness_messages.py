@@ -40,15 +40,15 @@ NOT_THERE = [
     ),
     (["check", "--from", "lm-eval", "--task", "mc10", "--metric", "f1,none"], LM_EVAL, "(--metric)", "'acc,none'"),
     (
-        ["report", "--from", "lm-eval", "--sample-metric", "acc", "--task", "hellaswag", "--results", LM_EVAL_RESULTS],
+        ["report", "--from", "lm-eval", "--metric", "acc", "--task", "hellaswag", "--results", LM_EVAL_RESULTS],
         LM_EVAL_SAMPLES,
         "(--task)",
         "'mc10', 'gen10'",
     ),
     (
-        ["report", "--from", "lm-eval", "--sample-metric", "f1", "--results", LM_EVAL_RESULTS],
+        ["report", "--from", "lm-eval", "--metric", "f1", "--results", LM_EVAL_RESULTS],
         LM_EVAL_SAMPLES,
-        "(--sample-metric)",
+        "(--metric)",
         "'acc', 'acc_norm'",
     ),
     (
@@ -82,9 +82,9 @@ NOT_THERE = [
         "'Scripted Accuracy', 'Scripted Fluency'",
     ),
     (
-        ["report", "--from", "deepeval", "--sample-metric", "Answer Relevancy"],
+        ["report", "--from", "deepeval", "--metric", "Answer Relevancy"],
         DEEPEVAL,
-        "(--sample-metric)",
+        "(--metric)",
         "'Scripted Accuracy', 'Scripted Fluency'",
     ),
     (["check", "--from", "helm", "--metric", "f1"], "helm/full/stats.json", "(--metric)", "'exact_match'"),
@@ -95,13 +95,13 @@ NOT_THERE = [
         "'valid', 'test'",
     ),
     (
-        ["report", "--from", "helm", "--sample-metric", "f1", "--scheduled", "5"],
+        ["report", "--from", "helm", "--metric", "f1", "--scheduled", "5"],
         "helm/full/per_instance_stats.json",
-        "(--sample-metric)",
+        "(--metric)",
         "'exact_match'",
     ),
     (
-        ["report", "--from", "helm", "--sample-metric", "exact_match", "--split", "train", "--scheduled", "5"],
+        ["report", "--from", "helm", "--metric", "exact_match", "--split", "train", "--scheduled", "5"],
         "helm/full/per_instance_stats.json",
         "(--split)",
         "'valid', 'test'",
@@ -132,11 +132,11 @@ CHECK = {
     "simple-evals": [],
 }
 REPORT = {
-    "lm-eval": ["--sample-metric", "acc", "--scheduled", "5"],
+    "lm-eval": ["--metric", "acc", "--scheduled", "5"],
     "inspect": ["--scorer", "match", "--labels", "C=1,I=0"],
     "promptfoo": [],
-    "helm": ["--sample-metric", "exact_match", "--split", "test", "--scheduled", "5"],
-    "deepeval": ["--sample-metric", "Scripted Accuracy"],
+    "helm": ["--metric", "exact_match", "--split", "test", "--scheduled", "5"],
+    "deepeval": ["--metric", "Scripted Accuracy"],
     "openai-evals": [],
 }
 INTERNAL = ("Traceback", "builtins.", "_harnesses", "scorecontract._", "<class", "object at 0x")
