@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: MIT
+"""What tests need to know about scorecontract, taken from its documentation.
+
+A test that reaches behaviour through the public API still has to name an
+exit status or a reason code.  These come from the documents a user reads,
+so a test that uses them checks the documentation too; tests/test_reasons.py
+pins the reason-code table to the package's own registry.
+"""
+
+from __future__ import annotations
+
+import re
+
+from support import ROOT
+
+# docs/cli.md, "Exit status": sysexits.h's EX_SOFTWARE and EX_IOERR.
+EXIT_INTERNAL_ERROR = 70
+EXIT_IOERR = 74
+
+
+def reason_codes() -> list[str]:
+    """Return the reason codes docs/reason-codes.md documents, in its order."""
+    text = (ROOT / "docs" / "reason-codes.md").read_text(encoding="utf-8")
+    section = text.split("<!-- reason-codes:", 1)[1].split("\n## ", 1)[0]
+    codes = re.findall(r"^\| `([a-z0-9-]+)` \|", section, re.MULTILINE)
+    if not codes:
+        raise AssertionError("docs/reason-codes.md has no reason-code table")
+    return codes
+
+
+def commands() -> list[str]:
+    """Return the sub-commands ``scorecontract --help`` lists, sorted."""
+    from support import run_main
+
+    text = run_main("--help").stdout.decode()
+    section = text.split("\n  COMMAND\n", 1)[1].split("\n\n", 1)[0]
+    found = sorted(re.findall(r"^    ([a-z][a-z-]*)  ", section, re.MULTILINE))
+    if not found:
+        raise AssertionError("scorecontract --help lists no sub-commands")
+    return found
+
+
+def long_options(*command: str) -> list[str]:
+    """Return the ``--`` options ``scorecontract [COMMAND] --help`` lists, sorted.
+
+    Only the option column is read ("  -h, --help", "  --threshold T"),
+    not options named in the prose.
+    """
+    from support import run_main
+
+    result = run_main(*command, "--help")
+    if result.returncode != 0:
+        raise AssertionError(f"{command} --help exited {result.returncode}")
+    found = set()
+    for line in result.stdout.decode().splitlines():
+        match = re.match(r"^  (-[^ ].*?)(?:  |$)", line)
+        if match:
+            for spelling in match.group(1).split(", "):
+                if spelling.startswith("--"):
+                    found.add(spelling.split()[0].split("=")[0])
+    if not found:
+        raise AssertionError(f"{command} --help lists no options")
+    return sorted(found)
