@@ -393,7 +393,7 @@ FILE_KEYS = {
     "nonfinite_elsewhere": ("list", "nonfinite_elsewhere"),
     "require": (["$.status == 'success'"], "require"),
     "confidence": (0.95, "confidence"),
-    "bound": ("wilson", "bound"),
+    "bound": ("hoeffding", "bound"),
 }
 
 
@@ -404,14 +404,15 @@ def test_every_key_maps_to_a_policy_keyword(tmp_path):
     assert {keyword for _, keyword in FILE_KEYS.values()} <= keywords
     base = {"version": "v", "threshold": 0.5, "exact": False}
     for key, (value, keyword) in FILE_KEYS.items():
-        body = json.dumps({**base, key: value}).encode()
+        extra = {"confidence": 0.95} if key == "bound" else {}  # a bound needs one
+        body = json.dumps({**base, **extra, key: value}).encode()
         policy = load_policy(write(tmp_path, f"{key}.json", body))
         assert getattr(policy, keyword) == (tuple(value) if type(value) is list else value), key
     # No other key is read: one more is refused, so the table above is all.
     for other in ("minimum", "maximum", "thresholds", "bounds", "owner"):
         with pytest.raises(PolicyError) as info:
             load_policy(write(tmp_path, f"{other}.json", json.dumps({**base, other: 1}).encode()))
-        assert info.value.code == "bad-policy-file", other
+        assert info.value.code == "unknown-policy-key", other
 
 
 def test_direction_null_bounds_and_requirements_round_trip(tmp_path):
