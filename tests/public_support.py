@@ -61,3 +61,22 @@ def long_options(*command: str) -> list[str]:
     if not found:
         raise AssertionError(f"{command} --help lists no options")
     return sorted(found)
+
+
+def inject_defect(monkeypatch) -> None:
+    """Make a defect below the command line: reading evidence raises RuntimeError.
+
+    ``os.fstat`` of any descriptor but the standard three (which the
+    command line checks at start) raises what no code path expects, so the
+    call that reads the evidence fails as a bug in the library would.
+    """
+    import os
+
+    fstat = os.fstat
+
+    def broken(descriptor: int) -> os.stat_result:
+        if descriptor > 2:
+            raise RuntimeError("simulated defect")
+        return fstat(descriptor)
+
+    monkeypatch.setattr(os, "fstat", broken)

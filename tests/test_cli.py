@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from public_support import EXIT_INTERNAL_ERROR
+from public_support import EXIT_INTERNAL_ERROR, inject_defect
 from scorecontract import Verdict
 from scorecontract._cli import main
 from support import FIXTURES, manifest_cases, run_cli, run_main
@@ -98,22 +98,9 @@ def test_version_and_help_exit_0():
 
 
 def test_internal_error_has_its_own_exit_code(monkeypatch, capsys):
-    import os
-
-    # A defect anywhere below the command line: the reader's fstat of the
-    # opened evidence raises what no code path expects (not an OSError).
-    fstat = os.fstat
-
-    def broken(descriptor):
-        if descriptor > 2:  # not the standard streams' guard
-            raise RuntimeError("simulated defect")
-        return fstat(descriptor)
-
-    monkeypatch.setattr(os, "fstat", broken)
-    try:
+    with monkeypatch.context() as patched:
+        inject_defect(patched)
         status = main(["check", str(FIXTURES / "pass-0.9.json")])
-    finally:
-        monkeypatch.undo()
     out, err = capsys.readouterr()
     assert status == EXIT_INTERNAL_ERROR
     assert status not in (0, 1, 2, 3, 4)

@@ -8,7 +8,9 @@ module of the package, by reading its syntax tree (nothing is imported):
 * ``import scorecontract._x`` and ``from scorecontract._x import y``;
 * ``from scorecontract import _x`` (a private submodule or name);
 * ``importlib.import_module("scorecontract._x")`` and any other call whose
-  first argument is a string literal naming ``scorecontract._x``.
+  first argument is a string literal naming ``scorecontract._x``;
+* any of these inside a string literal that is itself Python source, as a
+  probe run with ``python -c`` is.
 
 The command-line entry point, ``from scorecontract._cli import main``, is
 exempt: it is how a test runs the CLI in-process.
@@ -45,7 +47,22 @@ def private_names(source: str, filename: str = "<test>") -> list[str]:
 
     An import of only the exempt entry point is not listed.
     """
-    tree = ast.parse(source, filename)
+    return _names(ast.parse(source, filename))
+
+
+def _embedded(text: str) -> list[str]:
+    # A string that names the package and parses as a module is a probe
+    # for another interpreter; most strings do not parse, and are skipped.
+    if PACKAGE not in text or "import" not in text:
+        return []
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    return _names(tree)
+
+
+def _names(tree: ast.AST) -> list[str]:
     found: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -59,16 +76,13 @@ def private_names(source: str, filename: str = "<test>") -> list[str]:
                     found.append(node.module)
             elif node.module == PACKAGE:
                 found.extend(
-                    f"{PACKAGE}.{a.name}" for a in node.names if a.name.startswith("_")
-                    and a.name != "__version__"
+                    f"{PACKAGE}.{a.name}" for a in node.names if a.name.startswith("_") and a.name != "__version__"
                 )
-        elif isinstance(node, ast.Call) and node.args:
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.extend(_embedded(node.value))
+        if isinstance(node, ast.Call) and node.args:
             first = node.args[0]
-            if (
-                isinstance(first, ast.Constant)
-                and isinstance(first.value, str)
-                and _is_private_module(first.value)
-            ):
+            if isinstance(first, ast.Constant) and isinstance(first.value, str) and _is_private_module(first.value):
                 found.append(first.value)
     return found
 
@@ -76,9 +90,7 @@ def private_names(source: str, filename: str = "<test>") -> list[str]:
 def offenders(tests: Path) -> list[Path]:
     """Return the ``test_*.py`` files under *tests* that import a private module."""
     return [
-        path
-        for path in sorted(tests.rglob("test_*.py"))
-        if private_names(path.read_text(encoding="utf-8"), str(path))
+        path for path in sorted(tests.rglob("test_*.py")) if private_names(path.read_text(encoding="utf-8"), str(path))
     ]
 
 
