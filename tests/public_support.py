@@ -17,6 +17,12 @@ from support import ROOT
 EXIT_INTERNAL_ERROR = 70
 EXIT_IOERR = 74
 
+# docs/contract.md, rule 3: "A number literal over 640 characters is
+# refused"; "Nesting deeper than 128 arrays or objects".  Tests on both
+# sides of each limit pin the documented figure.
+MAX_NUMBER_LENGTH = 640
+MAX_DEPTH = 128
+
 
 def reason_codes() -> list[str]:
     """Return the reason codes docs/reason-codes.md documents, in its order."""
