@@ -10,6 +10,7 @@ pins the reason-code table to the package's own registry.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from support import ROOT
 
@@ -86,3 +87,82 @@ def inject_defect(monkeypatch) -> None:
         return fstat(descriptor)
 
     monkeypatch.setattr(os, "fstat", broken)
+
+
+class ReportRun:
+    """What one ``scorecontract report`` printed and wrote."""
+
+    def __init__(self, status: int, out: str, err: str, junit: bytes | None, receipt: bytes | None) -> None:
+        self.status, self.out, self.err, self.junit, self.receipt_bytes = status, out, err, junit, receipt
+
+    @property
+    def receipt(self) -> dict[str, object]:
+        """The receipt, read as a user reads it: ``scorecontract.loads``."""
+        from scorecontract import loads
+
+        if self.receipt_bytes is None:
+            raise AssertionError("no --receipt was asked for")
+        document = loads(self.receipt_bytes)
+        if type(document) is not dict:
+            raise AssertionError("the receipt is not an object")
+        return document
+
+
+def report_cli(
+    directory: Path,
+    data: bytes,
+    *options: str,
+    form: str = "text",
+    name: str = "trials.jsonl",
+    manifest: list[str] | None = None,
+    policy: dict[str, object] | None = None,
+    baseline: bytes | None = None,
+    junit: bool = False,
+    receipt: bool = False,
+) -> ReportRun:
+    """Run ``scorecontract report`` in *directory* on *data*, saved as *name*.
+
+    *manifest*, *policy* (a policy file's document) and *baseline* are
+    written beside it and given as ``--manifest``, ``--policy`` and
+    ``--baseline``; *junit* and *receipt* ask for ``--junit-xml`` and
+    ``--receipt``.  The trials file is named by its relative *name*, as a
+    user in that directory would type it, so the output shows *name*; a
+    *name* of ``-`` gives *data* on standard input instead (no file named).
+    """
+    import json
+
+    from support import run_main
+
+    directory = Path(directory)
+    if name != "-":
+        (directory / name).parent.mkdir(parents=True, exist_ok=True)
+        (directory / name).write_bytes(data)
+    argv = ["report", *options, "--format", form]
+    if manifest is not None:
+        (directory / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        argv += ["--manifest", "manifest.json"]
+    if policy is not None:
+        (directory / "policy.json").write_text(json.dumps(policy), encoding="utf-8")
+        argv += ["--policy", "policy.json"]
+    if baseline is not None:
+        (directory / "baseline.jsonl").write_bytes(baseline)
+        argv += ["--baseline", "baseline.jsonl"]
+    outputs = {"junit": directory / "junit.xml", "receipt": directory / "receipt.json"}
+    for path in outputs.values():
+        if path.exists():
+            path.unlink()
+    if junit:
+        argv += ["--junit-xml", "junit.xml"]
+    if receipt:
+        argv += ["--receipt", "receipt.json"]
+    if name == "-":
+        result = run_main(*argv, "-", stdin=data, cwd=directory)
+    else:
+        result = run_main(*argv, "--", name, cwd=directory)
+    return ReportRun(
+        result.returncode,
+        result.stdout.decode("utf-8"),
+        result.stderr.decode("utf-8"),
+        outputs["junit"].read_bytes() if junit and outputs["junit"].exists() else None,
+        outputs["receipt"].read_bytes() if receipt and outputs["receipt"].exists() else None,
+    )
