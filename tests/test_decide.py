@@ -200,3 +200,16 @@ def test_decide_is_pure():
     first = [decide(v) for v in values]
     second = [decide(v) for v in values]
     assert first == second
+
+
+def test_a_comparison_that_is_not_pass_or_fail_stays_a_grader_error(monkeypatch):
+    # Were the threshold comparison ever to return INVALID, it must not
+    # become a FAIL that negation turns into a PASS.  judge() checks the
+    # score before it compares, so only replacing decide_with_reason reaches
+    # this; it lives here, with decide_with_reason's other white-box tests.
+    import scorecontract._judgment as judgment_module
+    from scorecontract import Outcome, judge
+
+    monkeypatch.setattr(judgment_module, "decide_with_reason", lambda score, policy: (Verdict.INVALID, "x", "y"))
+    for negate in (False, True):
+        assert judge('{"score": 0.9}', threshold=0.5, negate=negate).outcome is Outcome.GRADER_ERROR
