@@ -166,3 +166,33 @@ def report_cli(
         outputs["junit"].read_bytes() if junit and outputs["junit"].exists() else None,
         outputs["receipt"].read_bytes() if receipt and outputs["receipt"].exists() else None,
     )
+
+
+def value_options(command: str) -> list[tuple[str, list[str] | None]]:
+    """Return *command*'s options that take one value, as its --help shows them.
+
+    Each is ``(option, choices)``: the choices a ``{a,b}`` metavar lists,
+    else None.  A flag (no metavar), a list (``QUERY[,QUERY...]``) and an
+    option whose help says "(repeatable)" are left out.
+    """
+    from support import run_main
+
+    lines = run_main(command, "--help").stdout.decode().splitlines()
+    found = []
+    for number, line in enumerate(lines):
+        match = re.match(r"^  (--[a-z][a-z-]*)(?: (\S+))?(?:  +(.*))?$", line)
+        if match is None:
+            continue
+        option, metavar, first = match.groups()
+        described = [first or ""]
+        for more in lines[number + 1 :]:
+            if not re.match(r"^ {20,}\S", more):
+                break
+            described.append(more.strip())
+        if metavar is None or "..." in metavar or "(repeatable)" in " ".join(described):
+            continue
+        choices = metavar[1:-1].split(",") if metavar.startswith("{") else None
+        found.append((option, choices))
+    if not found:
+        raise AssertionError(f"{command} --help shows no option that takes a value")
+    return found
