@@ -1,5 +1,13 @@
 # SPDX-License-Identifier: MIT
-"""Shared output primitives: workflow-command escaping and receipt files."""
+"""Shared output primitives: the escaper, workflow-command escaping and receipt files.
+
+White-box: these are the one escaper (``_cli._escape``), the GitHub
+workflow-command encoder and the receipt writer that every command shares;
+their tables (every code point, the actions toolkit's rules, byte-exact
+receipts) are pinned here on the functions themselves, since through a
+command only the characters a file name or message can carry reach them.
+tests/test_escape_fuzz.py drives every command with hostile text.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +15,12 @@ from decimal import Decimal
 
 import pytest
 
+from scorecontract._cli._escape import escape
 from scorecontract._cli._github import escape_data, escape_property, workflow_command
 from scorecontract._cli._receipt import receipt_bytes
 from scorecontract._digest import sha256_hex
 from scorecontract._write import write_new_file
+from test_escape_fuzz import raw_unsafe, unsafe
 
 
 @pytest.mark.parametrize(
@@ -64,3 +74,32 @@ def test_write_new_file_never_overwrites(tmp_path):
         write_new_file(str(target), b"second\n")
     assert target.read_bytes() == b"first\n"
     assert [p.name for p in tmp_path.iterdir()] == ["receipt.json"]  # no temp left
+
+
+# -- the escaper itself ---------------------------------------------------------
+
+
+def test_every_unsafe_character_is_escaped_and_nothing_else():
+    for code in range(0x110000):
+        character = chr(code)
+        shown = escape(character)
+        if unsafe(character):
+            expected = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+            assert shown == expected, hex(code)
+        else:
+            assert shown == character, hex(code)
+
+
+def test_escaping_is_idempotent_and_keeps_backslashes():
+    text = "a\\x1b\x1b\u202e\udcff\\n"
+    once = escape(text)
+    assert once == "a\\x1b\\x1b\\u202e\\udcff\\n"
+    assert escape(once) == once
+
+
+def test_github_escapes_esc_and_soh_beside_the_toolkit_rules():
+    assert escape_data("a%b\r\nc\x1bd\x01") == "a%25b%0D%0Ac\\x1bd\\x01"
+    assert escape_property("x:y,z\x1b\u202e") == "x%3Ay%2Cz\\x1b\\u202e"
+    line = workflow_command("error", "m\x1b\x01\n::notice::x", file="f\x1b\n,:%", title="t\u2028")
+    assert line == "::error file=f\\x1b%0A%2C%3A%25,title=t\\u2028::m\\x1b\\x01%0A::notice::x"
+    assert raw_unsafe(line + "\n") == []
