@@ -1,5 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""decide(): pure and total over any Python value (docs/contract.md, rules 6-9)."""
+"""decide(): pure and total over any Python value (docs/contract.md, rules 6-9).
+
+White-box: the reason code of an already decoded score is not public
+(``decide()`` returns a ``Verdict``), so ``_decide.decide_with_reason`` is
+checked beside it; and one test replaces it inside ``_judgment``, to show
+that a comparison that is neither PASS nor FAIL never becomes a FAIL that
+``negate`` flips.
+"""
 
 from __future__ import annotations
 
