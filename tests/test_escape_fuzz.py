@@ -13,7 +13,7 @@ argument can hold), DEL, every C1 control, U+2028, U+2029, bidi controls
 and ``%`` into file names, ids and option values, over every command and
 format, and checks what was printed against a definition of "unsafe" made
 here from ``unicodedata``, not from the escaper's own table.  The escaper's
-own unit tests are in test_receipt_primitives.py, with the other output
+own unit tests are in test_files.py, with the other shared output
 primitives.
 """
 
