@@ -1,6 +1,12 @@
 # SPDX-License-Identifier: MIT
 """ZIP members read with bounds: what an Inspect .eval archive can do to a reader.
 
+White-box: the ZIP member reader, ``_archive.Archive``, is driven directly
+with its size and ratio limits (``MAX_RATIO``, ``RATIO_FLOOR``): a bomb or a
+forged directory must be refused by the reader itself, whichever harness
+opens the archive.  tests/test_headline.py reaches it through Inspect .eval
+logs.
+
 Every archive is built here with zipfile, so no opaque binary is committed.
 """
 

@@ -12,7 +12,8 @@ import sys
 import pytest
 
 import scorecontract
-import scorecontract._cli._main as cli
+from public_support import EXIT_IOERR
+from scorecontract._cli import main
 from support import FIXTURES, SRC, manifest_cases, run_cli, run_fresh, run_main, run_streams
 
 CASES = manifest_cases()
@@ -20,7 +21,7 @@ COMMANDS = {"PASS": "notice", "FAIL": "error", "INVALID": "error"}
 
 
 def check(*args, capsys):
-    status = cli.main(["check", *args])
+    status = main(["check", *args])
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -399,7 +400,7 @@ def test_a_reader_that_left_is_exit_74_not_a_traceback():
         status = process.wait(timeout=120)
         assert b"Traceback" not in err and b"Exception" not in err, err
         # A PASS nobody received must not release: 74, whatever the verdict.
-        assert status == cli.EXIT_IOERR, err
+        assert status == EXIT_IOERR, err
         assert err.count(b"\n") == 1 and b"could not be written" in err
 
 
@@ -439,7 +440,7 @@ def test_readme_receipt_is_a_real_receipt(tmp_path):
 
 
 def test_readme_demo_rows_are_real(capsys):
-    assert cli.main(["demo"]) == 0
+    assert main(["demo"]) == 0
     output = capsys.readouterr().out.splitlines()
     shown = [line for line in readme_block("cli.md", "## Demo", "console").splitlines() if not line.startswith("$ ")]
     assert len(shown) >= 5

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-import scorecontract._cli._main as cli
+from public_support import EXIT_INTERNAL_ERROR, inject_defect
 from scorecontract import Verdict
+from scorecontract._cli import main
 from support import FIXTURES, manifest_cases, run_cli, run_main
 
 EXIT = {"PASS": 0, "FAIL": 1, "INVALID": 3}
@@ -15,7 +16,7 @@ CASES = manifest_cases()
 
 @pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
 def test_check_exit_code_for_every_fixture(case, capsys):
-    status = cli.main(["check", str(FIXTURES / case["file"])])
+    status = main(["check", str(FIXTURES / case["file"])])
     out, err = capsys.readouterr()
     assert status == EXIT[case["verdict"]]
     assert out.startswith(f"{case['verdict']} {case['code']}: ")
@@ -48,7 +49,7 @@ def test_stdin_and_file_agree():
     [("0.9", 0), ("0.95", 1), ("0", 0), ("1", 1), ("0.9e0", 0)],
 )
 def test_threshold_option(threshold, status, capsys):
-    assert cli.main(["check", "--threshold", threshold, str(FIXTURES / "pass-0.9.json")]) == status
+    assert main(["check", "--threshold", threshold, str(FIXTURES / "pass-0.9.json")]) == status
 
 
 @pytest.mark.parametrize(
@@ -56,7 +57,7 @@ def test_threshold_option(threshold, status, capsys):
     ["nan", "NaN", "inf", "Infinity", "-Infinity", "1e400", "1.5", "-0.1", "true", '"0.8"', "0.8x", "", "null"],
 )
 def test_bad_threshold_exits_2_with_one_line(threshold, capsys):
-    status = cli.main(["check", f"--threshold={threshold}", str(FIXTURES / "pass-0.9.json")])
+    status = main(["check", f"--threshold={threshold}", str(FIXTURES / "pass-0.9.json")])
     out, err = capsys.readouterr()
     assert status == 2
     assert out == ""
@@ -64,19 +65,19 @@ def test_bad_threshold_exits_2_with_one_line(threshold, capsys):
 
 
 def test_missing_file_is_invalid(tmp_path, capsys):
-    assert cli.main(["check", str(tmp_path / "absent.json")]) == 3
+    assert main(["check", str(tmp_path / "absent.json")]) == 3
     assert capsys.readouterr().out.startswith("INVALID file-not-found: ")
 
 
 def test_directory_is_invalid(tmp_path, capsys):
-    assert cli.main(["check", str(tmp_path)]) == 3
+    assert main(["check", str(tmp_path)]) == 3
     assert capsys.readouterr().out.startswith("INVALID file-unreadable: ")
 
 
 def test_oversize_file_is_invalid_without_reading_it_all(tmp_path, capsys):
     big = tmp_path / "big.json"
     big.write_bytes(b" " * 2000 + b'{"score": 0.9}')
-    assert cli.main(["check", "--max-bytes", "1000", str(big)]) == 3
+    assert main(["check", "--max-bytes", "1000", str(big)]) == 3
     assert capsys.readouterr().out.startswith("INVALID too-large: ")
 
 
@@ -97,15 +98,11 @@ def test_version_and_help_exit_0():
 
 
 def test_internal_error_has_its_own_exit_code(monkeypatch, capsys):
-    import scorecontract._evaluate as evaluate_module
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("simulated defect")
-
-    monkeypatch.setattr(evaluate_module, "evaluate", broken)
-    status = cli.main(["check", str(FIXTURES / "pass-0.9.json")])
+    with monkeypatch.context() as patched:
+        inject_defect(patched)
+        status = main(["check", str(FIXTURES / "pass-0.9.json")])
     out, err = capsys.readouterr()
-    assert status == cli.EXIT_INTERNAL_ERROR
+    assert status == EXIT_INTERNAL_ERROR
     assert status not in (0, 1, 2, 3, 4)
     assert out == "" and "internal error" in err
 
@@ -114,17 +111,22 @@ def test_exit_code_comes_from_the_verdict():
     assert {v.value: v.exit_code for v in Verdict if v.value in EXIT} == EXIT
 
 
-def test_help_width_follows_columns_like_argparse(monkeypatch):
-    monkeypatch.setenv("COLUMNS", "60")
-    assert cli._help_width() == 58
-    monkeypatch.setenv("COLUMNS", "nonsense")
-    assert cli._help_width() >= 18
-    monkeypatch.setenv("COLUMNS", "60")
-    result = run_main("check", "--help", env={**__import__("os").environ, "COLUMNS": "60"})
+def help_usage(columns):
+    result = run_main("check", "--help", env={**__import__("os").environ, "COLUMNS": columns})
     assert result.returncode == 0
     # Raw description and epilog text keep their lines; the usage wraps.
     usage = result.stdout.decode().split("\n\n")[0].splitlines()
-    assert len(usage) > 1 and max(len(line) for line in usage) <= 60
+    assert len(usage) > 1
+    return usage
+
+
+def test_help_width_follows_columns_like_argparse():
+    # argparse's rule: $COLUMNS minus 2, so 60 columns wrap at 58 ...
+    assert 50 < max(len(line) for line in help_usage("60")) <= 58
+    # ... and a wider $COLUMNS is followed, not capped.
+    assert max(len(line) for line in help_usage("120")) > 60
+    # A $COLUMNS that is not a number falls back (terminal, else 80).
+    assert max(len(line) for line in help_usage("nonsense")) >= 16
 
 
 def test_check_does_not_import_shutil():

@@ -11,23 +11,14 @@ abbreviation is off, so ``--he`` and ``--h`` are not ``--help`` either.
 
 from __future__ import annotations
 
-import argparse
-
 import pytest
 
 import scorecontract
-import scorecontract._cli._main as cli
+from public_support import commands, long_options
+from scorecontract._cli import main
 from support import FIXTURES, run_main
 
 HELP_LIKE = ["-h", "--help", "--he", "--h", "--hel", "-hh", "--version", "--vers", "-h=x", "--help=x"]
-
-
-def commands():
-    """The sub-commands, read from the parser so a new one is covered."""
-    found = sorted(cli._commands(cli._build_parser()))
-    if not found:
-        raise AssertionError("the parser has no sub-commands")
-    return found
 
 
 def test_the_command_list_is_real():
@@ -38,7 +29,7 @@ def test_the_command_list_is_real():
     "argv", [["--help"], ["-h"], ["--version"]] + [[c, f] for c in commands() for f in ("-h", "--help")]
 )
 def test_help_and_version_standing_alone_exit_0(argv, capsys):
-    assert cli.main(argv) == 0
+    assert main(argv) == 0
     out, err = capsys.readouterr()
     assert err == ""
     if argv == ["--version"]:
@@ -62,13 +53,13 @@ def test_a_path_named_like_help_is_never_a_pass(flag, before, tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     (tmp_path / flag).write_bytes(b'{"trial_id": "t", "score": 0.9}\n' if before[0] == "report" else b'{"score": 0.9}')
     argv = [arg if arg != "RECEIPT" else str(tmp_path / "r.json") for arg in before]
-    assert cli.main([*argv, flag]) == 2
+    assert main([*argv, flag]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert not (tmp_path / "r.json").exists()
     assert "goes after --" in err and f"-- {flag}" in err
     # The hint works: after -- the same name is the evidence, and is judged.
-    assert cli.main([*argv, "--", flag]) == 0
+    assert main([*argv, "--", flag]) == 0
     assert capsys.readouterr().out.startswith("PASS ")
     assert scorecontract.loads((tmp_path / "r.json").read_bytes())["verdict"] == "PASS"
 
@@ -78,10 +69,10 @@ def test_sign_with_help_beside_a_key_signs_nothing(flag, tmp_path, monkeypatch, 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("SC_TEST_KEY", "k" * 32)
     (tmp_path / flag).write_bytes(b'{"score": 0.9}')
-    assert cli.main(["sign", "--key-env", "SC_TEST_KEY", flag]) == 2
+    assert main(["sign", "--key-env", "SC_TEST_KEY", flag]) == 2
     assert capsys.readouterr().out == ""
     assert not (tmp_path / f"{flag}.sig").exists()
-    assert cli.main(["sign", "--key-env", "SC_TEST_KEY", "--", flag]) == 0
+    assert main(["sign", "--key-env", "SC_TEST_KEY", "--", flag]) == 0
     assert (tmp_path / f"{flag}.sig").exists()
 
 
@@ -101,7 +92,7 @@ def test_only_the_standing_alone_forms_exit_0_over_every_command(command, flag, 
             alone = argv in (["--help"], ["-h"], ["--version"], [command, "-h"], [command, "--help"])
             if "--" in argv and argv.index("--") < argv.index(flag):
                 continue  # after -- it is a path, judged as one
-            status = cli.main(argv)
+            status = main(argv)
             out, err = capsys.readouterr()
             if alone:
                 assert status == 0, argv
@@ -111,42 +102,31 @@ def test_only_the_standing_alone_forms_exit_0_over_every_command(command, flag, 
                 assert err.endswith("\n") and "error" in err, argv
 
 
-def _parsers(parser):
-    yield parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                yield from _parsers(sub)
-
-
 def test_no_parser_matches_prefixes(capsys):
     # An unknown option is always argparse's usage error (the usage line
     # first); with prefix matching on, --exac, --threshol 0.5, --polic,
     # --versio ... would be obeyed instead, and reach a verdict or another
-    # message.
-    parsers = list(_parsers(cli._build_parser()))
-    assert len(parsers) == 1 + len(commands())
+    # message.  The options are those each --help lists.
     tried = 0
-    for parser in parsers:
-        assert parser.allow_abbrev is False, parser.prog
-        name = parser.prog.split()[-1]
-        prefix_argv = [] if name == "scorecontract" else [name]
-        for option in parser._option_string_actions:
-            if not option.startswith("--"):
-                continue
+    covered = set()
+    for prefix_argv in [[], *([name] for name in commands())]:
+        options = long_options(*prefix_argv)
+        for option in options:
             prefix = option[:-1]
-            if prefix in parser._option_string_actions:
+            if prefix in options:
                 continue
             for rest in ([str(FIXTURES / "pass-0.9.json")], ["0.5", str(FIXTURES / "pass-0.9.json")]):
-                status = cli.main([*prefix_argv, prefix, *rest])
+                status = main([*prefix_argv, prefix, *rest])
                 err = capsys.readouterr().err
-                assert status == 2 and err.startswith("usage: "), (name, prefix, err)
+                assert status == 2 and err.startswith("usage: "), (prefix_argv, prefix, err)
                 tried += 1
+                covered.add(tuple(prefix_argv))
     assert tried > 20
+    assert len(covered) == 1 + len(commands())  # the top level and every command
 
 
 def test_the_hint_names_an_unknown_dash_argument(capsys):
-    assert cli.main(["check", "--receipt", "r.json", "--he"]) == 2
+    assert main(["check", "--receipt", "r.json", "--he"]) == 2
     err = capsys.readouterr().err
     assert "the following arguments are required: PATH" in err
     assert (
@@ -156,7 +136,7 @@ def test_the_hint_names_an_unknown_dash_argument(capsys):
 
 
 def test_a_usage_error_without_a_dash_argument_gives_no_hint(capsys):
-    assert cli.main(["check", "a.json", "b.json"]) == 2
+    assert main(["check", "a.json", "b.json"]) == 2
     err = capsys.readouterr().err
     assert "unrecognized arguments: b.json" in err and "hint" not in err
 
@@ -173,7 +153,7 @@ def test_help_beside_arguments_with_a_real_file_named_dash_h(tmp_path):
 
 @pytest.mark.parametrize("command", ["check", "report"])
 def test_each_verdict_command_lists_its_own_exit_statuses(command, capsys):
-    assert cli.main([command, "--help"]) == 0
+    assert main([command, "--help"]) == 0
     out = capsys.readouterr().out
     table = out.split("exit status:\n", 1)[1]
     for row in (
@@ -190,7 +170,7 @@ def test_each_verdict_command_lists_its_own_exit_statuses(command, capsys):
 
 @pytest.mark.parametrize("command", ["sign", "demo"])
 def test_sign_and_demo_list_statuses_without_verdicts(command, capsys):
-    assert cli.main([command, "--help"]) == 0
+    assert main([command, "--help"]) == 0
     table = capsys.readouterr().out.split("exit status:\n", 1)[1]
     for verdict in ("PASS", "FAIL", "INVALID", "REVIEW"):
         assert verdict not in table
@@ -198,7 +178,7 @@ def test_sign_and_demo_list_statuses_without_verdicts(command, capsys):
 
 
 def test_the_overall_table_names_every_status(capsys):
-    assert cli.main(["--help"]) == 0
+    assert main(["--help"]) == 0
     out = capsys.readouterr().out
     for status in (0, 1, 2, 3, 4, 70, 74, 130):
         assert f"  {status:<3} " in out, status

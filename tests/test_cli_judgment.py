@@ -7,8 +7,8 @@ import functools
 
 import pytest
 
-import scorecontract._cli._main as cli
 from judgment_table import ALL_ROWS, SWAP
+from scorecontract._cli import main
 from support import run_fresh
 
 EXIT = {"PASS": 0, "FAIL": 1, "GRADER_ERROR": 3}
@@ -17,7 +17,7 @@ EXIT = {"PASS": 0, "FAIL": 1, "GRADER_ERROR": 3}
 def check(tmp_path, text, *options):
     path = tmp_path / "judgment.json"
     path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return cli.main(["check", "--contract", "judgment", *options, str(path)])
+    return main(["check", "--contract", "judgment", *options, str(path)])
 
 
 @pytest.mark.parametrize("negate", [False, True], ids=["plain", "negated"])
@@ -72,7 +72,7 @@ def test_location_is_printed(tmp_path, capsys):
 
 
 def test_missing_file_is_a_grader_error(tmp_path, capsys):
-    assert cli.main(["check", "--contract", "judgment", "--negate", str(tmp_path / "absent.json")]) == 3
+    assert main(["check", "--contract", "judgment", "--negate", str(tmp_path / "absent.json")]) == 3
     out, _ = capsys.readouterr()
     assert out.startswith("GRADER_ERROR file-not-found: ")
 
@@ -100,7 +100,7 @@ def test_oversize_is_a_grader_error(tmp_path, capsys):
 def test_usage_and_configuration_errors_exit_2(options, tmp_path, capsys):
     path = tmp_path / "judgment.json"
     path.write_text('{"pass": true}', encoding="utf-8")
-    assert cli.main(["check", *options, str(path)]) == 2
+    assert main(["check", *options, str(path)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert "Traceback" not in err
@@ -109,13 +109,13 @@ def test_usage_and_configuration_errors_exit_2(options, tmp_path, capsys):
 def test_score_contract_is_still_the_default(tmp_path, capsys):
     path = tmp_path / "judgment.json"
     path.write_text('{"pass": true}', encoding="utf-8")
-    assert cli.main(["check", str(path)]) == 3  # not a score record
-    assert cli.main(["check", "--contract", "score", str(path)]) == 3
-    assert cli.main(["check", "--contract", "judgment", str(path)]) == 0
+    assert main(["check", str(path)]) == 3  # not a score record
+    assert main(["check", "--contract", "score", str(path)]) == 3
+    assert main(["check", "--contract", "judgment", str(path)]) == 0
 
 
 def test_help_names_the_options(capsys):
-    assert cli.main(["check", "--help"]) == 0
+    assert main(["check", "--help"]) == 0
     out, _ = capsys.readouterr()
     for option in ("--contract {score,judgment}", "--negate", "--extract"):
         assert option in out

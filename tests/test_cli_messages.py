@@ -8,11 +8,9 @@ import re
 
 import pytest
 
+from public_support import reason_codes
 from scorecontract import InvalidEvidence, PolicyError, load_key, load_policy, report
 from scorecontract._cli import main
-from scorecontract._errors import REASONS
-from scorecontract._read import read_file
-from scorecontract._sign import read_signature_file
 
 # "a" before a vowel sound, "an" before a consonant: what "not a {what}"
 # once printed as "not a evidence file".
@@ -31,13 +29,37 @@ def _failures(tmp_path, name):
 
 # Every reader of the package, by the noun its messages use.
 READERS = {
-    "evidence file": lambda path: read_file(path, 1000),
+    "evidence file": lambda path: _check_message("--max-bytes", "1000", path),
     "manifest": lambda path: report(b"", manifest=path),
     "trials file": lambda path: _report_message(path),
     "policy file": load_policy,
     "key file": load_key,
-    "signature file": read_signature_file,
+    "signature file": lambda path: _signature_message(path),
 }
+
+
+def _check_message(*argv):
+    # What `scorecontract check` prints for evidence it cannot read:
+    # "INVALID code: message (policy default)", exit 3.
+    from support import run_main
+
+    result = run_main("check", *argv)
+    assert result.returncode == 3 and result.stderr == b"", result
+    line = result.stdout.decode()
+    assert line.startswith("INVALID ") and line.endswith(" (policy default)\n"), line
+    code, message = line[len("INVALID ") : -len(" (policy default)\n")].split(": ", 1)
+    raise InvalidEvidence(code, message)
+
+
+def _signature_message(path):
+    from pathlib import Path
+
+    directory = Path(path).parent
+    evidence, key = directory / "signed.json", directory / "signing-key"
+    evidence.write_bytes(b'{"score": 0.9}')
+    key.write_bytes(b"k" * 32)
+    key.chmod(0o600)
+    _check_message("--key-file", str(key), "--signature", path, str(evidence))
 
 
 def _report_message(path):
@@ -106,7 +128,7 @@ CLI_CODES = ("bad-option", "missing-option", "option-conflict", "output-exists",
 
 def test_the_command_lines_codes_are_documented():
     for code in CLI_CODES:
-        assert code in REASONS
+        assert code in reason_codes()
 
 
 def test_no_command_line_refusal_is_coded_bad_policy():

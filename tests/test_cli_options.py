@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 
 import pytest
 
+from public_support import commands, long_options, value_options
 from scorecontract import sign
 from scorecontract._cli import main
 from support import FIXTURES
@@ -1049,32 +1051,31 @@ def test_option_takes_effect(place, capsys, without, with_option, statuses, show
     assert shown not in plain[1] + plain[2]
 
 
-def test_min_pass_rate_is_passed_through_with_either_statistic(place, capsys, monkeypatch):
+def test_min_pass_rate_is_passed_through_with_either_statistic(place, capsys):
     # The library decides what a stated minimum means with the mean metric;
     # the command line must hand it over, never drop it, and must not
-    # invent one when none was stated.
-    import scorecontract._report as core
+    # invent one when none was stated: its receipt is the library's report
+    # on the same call.
+    from scorecontract import loads, report
 
+    shown = ("verdict", "code", "message", "deciding_metrics", "metric", "metrics")
     seen = []
-    real = core.report
-
-    def spy(*args, **kwargs):
-        seen.append(kwargs)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(core, "report", spy)
     for statistic in ("mean", "pass-rate"):
-        run(["report", "--scheduled", "3", "--statistic", statistic, "--min-pass-rate", "0.5", "trials.jsonl"], capsys)
-        run(["report", "--scheduled", "3", "--statistic", statistic, "trials.jsonl"], capsys)
-    assert [call.get("min_pass_rate", "unstated") for call in seen] == [0.5, "unstated", 0.5, "unstated"]
-    assert [call["metric"] for call in seen] == ["mean", "mean", "pass-rate", "pass-rate"]
+        for stated in ({"min_pass_rate": 0.5}, {}):
+            receipt = place / f"receipt-{statistic}-{len(stated)}.json"
+            option = ["--min-pass-rate", "0.5"] if stated else []
+            argv = ["report", "--scheduled", "3", "--statistic", statistic, *option, "--receipt", str(receipt)]
+            run([*argv, "trials.jsonl"], capsys)
+            written = loads(receipt.read_bytes())
+            expected = report("trials.jsonl", scheduled=3, metric=statistic, **stated).as_dict()
+            assert {key: written[key] for key in shown} == {key: expected[key] for key in shown}, (statistic, stated)
+            seen.append(tuple(str(written[key]) for key in shown))
+    assert len(set(seen)) == 4  # the four calls are told apart
 
 
 def test_the_tables_cover_every_option():
     # A new option must be added to a table: every option string of every
     # command appears in some row for that command.
-    from scorecontract._cli._main import _build_parser, _commands
-
     named: dict[str, set[str]] = {}
     for argv in [row[1] for row in REFUSED] + [row[1] + row[2] for row in TAKES_EFFECT]:
         named.setdefault(argv[0], set()).update(argv)
@@ -1083,10 +1084,10 @@ def test_the_tables_cover_every_option():
     # gate's other outputs write files, covered in tests/test_gate_cli.py.
     elsewhere |= {"--keep-evidence", "--junit-xml", "--markdown"}
     missing = []
-    commands = _commands(_build_parser())
-    assert set(commands) == {"check", "report", "gate", "sign", "demo"}
-    for name, parser in commands.items():
-        for option in parser._option_string_actions:
+    assert set(commands()) == {"check", "report", "gate", "sign", "demo"}
+    for name in commands():
+        # The options each --help lists (its only short option is -h).
+        for option in long_options(name):
             if option not in elsewhere and option not in named.get(name, set()):
                 missing.append(f"{name} {option}")
     assert missing == []
@@ -1095,31 +1096,19 @@ def test_the_tables_cover_every_option():
 # -- an option given twice, an option that does not exist ---------------------
 
 
-def _single_valued(parser):
-    """check's (or report's) options that take one value, read from the parser."""
-    import argparse
-
-    found = [
-        action
-        for action in parser._actions
-        if action.option_strings and action.nargs is None and type(action).__name__ == "StoreOnce"
-    ]
-    if not found or any(isinstance(action, argparse._AppendAction) for action in found):
-        raise AssertionError(f"no single-valued options found in {parser.prog}")
-    return found
-
-
 @pytest.mark.parametrize("command", ["check", "report"])
 def test_every_single_valued_option_given_twice_is_a_usage_error_that_names_it(command, place, capsys):
-    from scorecontract._cli._main import _build_parser, _commands
-
-    parser = _commands(_build_parser([command]))[command]
+    # The options are those check's (or report's) --help shows taking one value.
     tried = 0
-    for action in _single_valued(parser):
-        option = next(o for o in action.option_strings if o.startswith("--"))
-        value = action.choices[0] if action.choices else "1"
-        other = action.choices[-1] if action.choices else "2"
+    for option, choices in value_options(command):
         path = "trials.jsonl" if command == "report" else PASS
+        if choices is None:
+            # A metavar that hides its choices: argparse names them when refused.
+            status, _, err = run([command, option, "1", "--", path], capsys)
+            listed = re.search(r"invalid choice: '1' \(choose from (.*)\)", err)
+            choices = re.findall(r"'([^']*)'", listed.group(1)) if listed else None
+        value = choices[0] if choices else "1"
+        other = choices[-1] if choices else "2"
         status, out, err = run([command, option, value, f"{option}={other}", "--", path], capsys)
         assert status == 2 and out == "", option
         assert f"argument {option}" in err and "given twice" in err and "give it once" in err, err
@@ -1166,9 +1155,36 @@ def test_no_did_you_mean_without_a_close_option_nor_towards_help(capsys):
     assert status == 2 and "did you mean" not in err
 
 
-def test_a_plain_check_builds_only_checks_parser():
-    from scorecontract._cli._main import _build_parser, _commands
+_BUILT_PROBE = """
+import sys
+from scorecontract._cli import main
+main(sys.argv[2:])
+names = sys.argv[1].split(",")
+print(",".join(name for name in names if "scorecontract._cli._" + name in sys.modules), file=sys.stderr)
+"""
 
-    assert sorted(_commands(_build_parser(["check", PASS]))) == ["check"]
-    assert sorted(_commands(_build_parser(["report"]))) == ["report"]
-    assert {"check", "report", "sign", "demo"} <= set(_commands(_build_parser(["chekc"])))
+
+def commands_built(*argv):
+    """The commands whose options a fresh ``scorecontract ARGV`` set up.
+
+    Each command's options are defined in its own module of the command
+    line, imported only to build them: what a start-up would pay for.
+    """
+    import subprocess
+
+    from support import SRC
+
+    every = commands()
+    done = subprocess.run(
+        [sys.executable, "-c", _BUILT_PROBE, ",".join(every), *argv],
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(SRC)},
+        timeout=120,
+    )
+    return sorted(filter(None, done.stderr.decode().splitlines()[-1].split(",")))
+
+
+def test_a_plain_check_builds_only_checks_parser():
+    assert commands_built("check", PASS) == ["check"]
+    assert commands_built("report") == ["report"]
+    assert {"check", "report", "sign", "demo"} <= set(commands_built("chekc"))

@@ -15,8 +15,8 @@ import math
 
 import pytest
 
-import scorecontract._cli._main as cli
 from scorecontract import InvalidEvidence, loads
+from scorecontract._cli import main
 from support import ROOT, run_main
 
 CORPUS = ROOT / "tests" / "data" / "jsontestsuite"
@@ -71,7 +71,7 @@ def independent_verdict(raw: bytes) -> str:
 @pytest.mark.parametrize("path", FILES, ids=[path.name for path in FILES])
 def test_every_file_gets_one_line_and_the_right_exit(path, capsys):
     expected = independent_verdict(path.read_bytes()) if path.name.startswith("y_") else "INVALID"
-    status = cli.main(["check", str(path)])
+    status = main(["check", str(path)])
     out, err = capsys.readouterr()
     assert status == EXIT[expected]
     assert out.startswith(expected + " ") and out.count("\n") == 1

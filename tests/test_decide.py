@@ -1,5 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""decide(): pure and total over any Python value (docs/contract.md, rules 6-9)."""
+"""decide(): pure and total over any Python value (docs/contract.md, rules 6-9).
+
+White-box: the reason code of an already decoded score is not public
+(``decide()`` returns a ``Verdict``), so ``_decide.decide_with_reason`` is
+checked beside it; and one test replaces it inside ``_judgment``, to show
+that a comparison that is neither PASS nor FAIL never becomes a FAIL that
+``negate`` flips.
+"""
 
 from __future__ import annotations
 
@@ -200,3 +207,16 @@ def test_decide_is_pure():
     first = [decide(v) for v in values]
     second = [decide(v) for v in values]
     assert first == second
+
+
+def test_a_comparison_that_is_not_pass_or_fail_stays_a_grader_error(monkeypatch):
+    # Were the threshold comparison ever to return INVALID, it must not
+    # become a FAIL that negation turns into a PASS.  judge() checks the
+    # score before it compares, so only replacing decide_with_reason reaches
+    # this; it lives here, with decide_with_reason's other white-box tests.
+    import scorecontract._judgment as judgment_module
+    from scorecontract import Outcome, judge
+
+    monkeypatch.setattr(judgment_module, "decide_with_reason", lambda score, policy: (Verdict.INVALID, "x", "y"))
+    for negate in (False, True):
+        assert judge('{"score": 0.9}', threshold=0.5, negate=negate).outcome is Outcome.GRADER_ERROR

@@ -1,5 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""``scorecontract demo``: the seed's table, naive gate beside strict gate."""
+"""``scorecontract demo``: the seed's table, naive gate beside strict gate.
+
+The cases are written out here as the demo's labels promise them, and the
+naive gate is this file's own, so the table is checked against an
+independent copy rather than against the demo's internals.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +14,46 @@ import sys
 
 import pytest
 
-import scorecontract._cli._main as cli
 from scorecontract import Verdict, evaluate
-from scorecontract._cli._demo import CASES, naive_gate
+from scorecontract._cli import main
 from support import SRC
+
+_LABELS = [
+    '{"score": NaN}',
+    '{"score": 1e400}',
+    '{"score": true}',
+    '{"score": 0.1, "score": 0.9}',
+    '{"score": 0.1, "\\u0073core": 0.9}',
+    '{"score": 0.9} as UTF-16',
+    '{"score": 1.5}',
+    '{"score": -Infinity}',
+    '{"score": "0.9"}',
+    '{"score": null}',
+    '{"score": 0.9}',
+    '{"score": 0.7}',
+]
+# (the row's label, the evidence it stands for): each label is its own
+# bytes, but for the one UTF-16 case (with its byte-order mark).
+CASES = [
+    (label, b"\xff\xfe" + label[: -len(" as UTF-16")].encode("utf-16-le"))
+    if label.endswith(" as UTF-16")
+    else (label, label.encode())
+    for label in _LABELS
+]
+
+
+def naive_gate(raw):
+    """What the demo's first line says the naive gate is."""
+    try:
+        score = json.loads(raw)["score"]
+        return "FAIL" if score < 0.8 else "PASS"
+    except Exception as exc:
+        return f"crash ({type(exc).__name__})"
 
 
 @pytest.fixture
 def table(capsys):
-    status = cli.main(["demo"])
+    status = main(["demo"])
     out, err = capsys.readouterr()
     assert status == 0 and err == ""
     return out.splitlines()
@@ -32,6 +68,9 @@ def row(table, label):
 
 def test_every_case_has_a_row_with_the_real_strict_verdict(table):
     assert len(CASES) >= 10
+    # The rows are exactly the cases: between the header and the summary.
+    header = next(number for number, line in enumerate(table) if line.startswith("evidence  "))
+    assert len(table) == header + 1 + len(CASES) + 2 and table[-2] == ""
     for label, raw in CASES:
         decision = evaluate(raw)
         text = " ".join(row(table, label))
@@ -51,15 +90,13 @@ def test_the_seeds_counterexamples_fool_the_naive_gate_only(table, label):
     assert "<- naive gate releases invalid evidence" in " ".join(row(table, label))
 
 
-def test_the_naive_gate_is_the_naive_one():
+def test_the_naive_gate_is_the_naive_one(table):
     # The demo's naive gate must really be json.loads + "score < 0.8".
-    for _, raw in CASES:
-        try:
-            score = json.loads(raw)["score"]
-            expected = "FAIL" if score < 0.8 else "PASS"
-        except Exception as exc:
-            expected = f"crash ({type(exc).__name__})"
-        assert naive_gate(raw) == expected
+    assert table[0] == 'naive gate: score = json.loads(raw)["score"]; FAIL if score < 0.8 else PASS'
+    width = table[3].index("naive gate")
+    for label, raw in CASES:
+        naive = next(line for line in table if line.startswith(label + "  "))[width:]
+        assert naive.startswith(naive_gate(raw) + "  "), (label, naive)
 
 
 def test_honest_evidence_agrees(table):
@@ -103,5 +140,5 @@ def test_demo_into_head_has_no_traceback():
 
 
 def test_demo_is_listed_in_help(capsys):
-    assert cli.main(["--help"]) == 0
+    assert main(["--help"]) == 0
     assert "demo" in capsys.readouterr().out

@@ -12,7 +12,9 @@ The fuzz below puts every C0 control but NUL (which no file name or
 argument can hold), DEL, every C1 control, U+2028, U+2029, bidi controls
 and ``%`` into file names, ids and option values, over every command and
 format, and checks what was printed against a definition of "unsafe" made
-here from ``unicodedata``, not from the escaper's own table.
+here from ``unicodedata``, not from the escaper's own table.  The escaper's
+own unit tests are in test_files.py, with the other shared output
+primitives.
 """
 
 from __future__ import annotations
@@ -25,9 +27,8 @@ import unicodedata
 import pytest
 
 import scorecontract
-import scorecontract._cli._main as cli
-from scorecontract._cli._escape import escape
-from scorecontract._cli._github import escape_data, escape_property, workflow_command
+from public_support import EXIT_INTERNAL_ERROR
+from scorecontract._cli import main
 from support import run_streams
 
 # Bidi_Control in Unicode's PropList.txt.
@@ -66,35 +67,6 @@ def test_the_fuzz_covers_what_it_claims():
     assert {chr(c) for c in range(0x80, 0xA0)} <= covered
     assert {"\u2028", "\u202e", "%", "\n", "\r", "\x1b", "\x01"} <= covered
     assert all(unsafe(c) for c in HOSTILE if c != "%")
-
-
-# -- the escaper itself ---------------------------------------------------------
-
-
-def test_every_unsafe_character_is_escaped_and_nothing_else():
-    for code in range(0x110000):
-        character = chr(code)
-        shown = escape(character)
-        if unsafe(character):
-            expected = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-            assert shown == expected, hex(code)
-        else:
-            assert shown == character, hex(code)
-
-
-def test_escaping_is_idempotent_and_keeps_backslashes():
-    text = "a\\x1b\x1b\u202e\udcff\\n"
-    once = escape(text)
-    assert once == "a\\x1b\\x1b\\u202e\\udcff\\n"
-    assert escape(once) == once
-
-
-def test_github_escapes_esc_and_soh_beside_the_toolkit_rules():
-    assert escape_data("a%b\r\nc\x1bd\x01") == "a%25b%0D%0Ac\\x1bd\\x01"
-    assert escape_property("x:y,z\x1b\u202e") == "x%3Ay%2Cz\\x1b\\u202e"
-    line = workflow_command("error", "m\x1b\x01\n::notice::x", file="f\x1b\n,:%", title="t\u2028")
-    assert line == "::error file=f\\x1b%0A%2C%3A%25,title=t\\u2028::m\\x1b\\x01%0A::notice::x"
-    assert raw_unsafe(line + "\n") == []
 
 
 # -- every command and format, in-process ---------------------------------------
@@ -189,9 +161,9 @@ def test_no_command_prints_a_raw_control_character(chunk, tmp_path, key, capsys)
     cases = _cases(str(tmp_path), hostile, key)
     assert len(cases) > 30
     for name, argv, printed in cases:
-        status = cli.main(argv)
+        status = main(argv)
         out, err = capsys.readouterr()
-        assert status != cli.EXIT_INTERNAL_ERROR, (name, err)
+        assert status != EXIT_INTERNAL_ERROR, (name, err)
         assert raw_unsafe(out) == [], (name, out)
         assert raw_unsafe(err) == [], (name, err)
         if printed:
@@ -200,7 +172,7 @@ def test_no_command_prints_a_raw_control_character(chunk, tmp_path, key, capsys)
 
 
 def test_demo_prints_nothing_raw(capsys):
-    assert cli.main(["demo"]) == 0
+    assert main(["demo"]) == 0
     out, err = capsys.readouterr()
     assert out.count("\n") > 10 and err == ""
     assert raw_unsafe(out) == []
@@ -208,7 +180,7 @@ def test_demo_prints_nothing_raw(capsys):
 
 def test_the_forged_annotation_is_shown_not_obeyed(tmp_path, key, capsys):
     evidence = _write(str(tmp_path / "ev\n::error title=forged::release approved\n\x1b[31m.json"), b'{"score": 0.9}')
-    assert cli.main(["sign", "--key-file", key, evidence]) == 0
+    assert main(["sign", "--key-file", key, evidence]) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and "\x1b" not in out
     assert out.endswith("ev\\x0a::error title=forged::release approved\\x0a\\x1b[31m.json.sig\n")
@@ -267,10 +239,10 @@ def test_a_check_receipt_of_a_non_utf8_name_loads_strictly(form, tmp_path, key, 
     # os.fsdecode gives the byte 0xFF as U+DCFF, which strict JSON refuses.
     name = os.fsdecode(os.fsencode(tmp_path) + b"/\xff.json")
     _write(name, b'{"score": 0.9}')
-    assert cli.main(["sign", "--key-file", key, name]) == 0
+    assert main(["sign", "--key-file", key, name]) == 0
     capsys.readouterr()
     receipt = tmp_path / "r.json"
-    assert cli.main(["check", "--format", form, "--receipt", str(receipt), "--key-file", key, name]) == 0
+    assert main(["check", "--format", form, "--receipt", str(receipt), "--key-file", key, name]) == 0
     out = capsys.readouterr().out
     record = scorecontract.loads(receipt.read_bytes())
     assert record["evidence"]["path"] == os.fsdecode(tmp_path) + "/\\udcff.json"
@@ -287,7 +259,7 @@ def test_a_report_receipt_of_a_non_utf8_name_loads_strictly(tmp_path, capsys):
     # its id is still listed in the receipt.
     _write(name, b'{"trial_id": "t-1", "score": 0.9}\n{"trial_id": "\\udcff", "score": 0.9}\n')
     receipt = tmp_path / "r.json"
-    assert cli.main(["report", "--scheduled", "2", "--receipt", str(receipt), name]) == 3
+    assert main(["report", "--scheduled", "2", "--receipt", str(receipt), name]) == 3
     record = scorecontract.loads(receipt.read_bytes())
     assert [item["trial_id"] for item in record["invalid_observations"]] == ["\\udcff"]
     out = capsys.readouterr().out
@@ -300,5 +272,5 @@ def test_receipt_strings_without_a_surrogate_are_kept_exactly(tmp_path, capsys):
     name = str(tmp_path / "a\x1b\u202e%.json")
     _write(name, b'{"score": 0.9}')
     receipt = tmp_path / "r.json"
-    assert cli.main(["check", "--receipt", str(receipt), name]) == 0
+    assert main(["check", "--receipt", str(receipt), name]) == 0
     assert scorecontract.loads(receipt.read_bytes())["evidence"]["path"] == name

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-import scorecontract._cli._main as cli
 from scorecontract import InvalidEvidence, Policy, Verdict, decide, evaluate, loads
+from scorecontract._cli import main
 from support import run_fresh, run_main
 
 EXACT = Policy(exact=True)
@@ -124,9 +124,9 @@ def just_below(tmp_path):
 
 
 def test_cli_exact_fails_what_the_float_path_passes(just_below, capsys):
-    assert cli.main(["check", just_below]) == 0
+    assert main(["check", just_below]) == 0
     assert capsys.readouterr().out.startswith("PASS meets-threshold: ")
-    assert cli.main(["check", "--exact", just_below]) == 1
+    assert main(["check", "--exact", just_below]) == 1
     assert capsys.readouterr().out.startswith("FAIL below-threshold: score 0.79999999999999999999 < ")
 
 
@@ -153,7 +153,7 @@ def test_cli_exact_in_a_fresh_interpreter(just_below, optimize):
 )
 def test_cli_exact_threshold_is_decimal_text(just_below, threshold, status):
     # Without --exact every one of these thresholds is the double 0.8.
-    assert cli.main(["check", "--exact", "--threshold", threshold, just_below]) == status
+    assert main(["check", "--exact", "--threshold", threshold, just_below]) == status
 
 
 @pytest.mark.parametrize("exact", [[], ["--exact"]], ids=["float", "exact"])
@@ -178,7 +178,7 @@ def test_cli_exact_threshold_is_decimal_text(just_below, threshold, status):
     ],
 )
 def test_cli_bad_threshold_exits_2_with_one_line(just_below, capsys, threshold, exact):
-    status = cli.main(["check", *exact, f"--threshold={threshold}", just_below])
+    status = main(["check", *exact, f"--threshold={threshold}", just_below])
     out, err = capsys.readouterr()
     assert status == 2
     assert out == ""

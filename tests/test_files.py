@@ -1,5 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""The one reader and the one writer, and every file the tool touches.
+"""The one reader, the one writer and the one escaper, and every file the tool touches.
+
+White-box: these are the primitives every command shares (``_read``,
+``_write``, ``_cli._escape`` with the GitHub workflow-command encoder, and
+the receipt serialiser); each is held here to its whole contract on the
+function itself -- every corner a path can be, every code point -- which no
+command can reach in full.  The regression tests drive the commands into
+the same corners from outside.
 
 Every file the tool reads goes through ``_read`` (regular files only, never
 blocking, never past a limit); every file it writes goes through
@@ -25,15 +32,21 @@ import stat
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
 from scorecontract import InvalidEvidence, PolicyError, Verdict, report
 from scorecontract._cli import main
+from scorecontract._cli._escape import escape
+from scorecontract._cli._github import escape_data, escape_property, workflow_command
+from scorecontract._cli._receipt import receipt_bytes
+from scorecontract._digest import sha256_hex
 from scorecontract._read import open_regular, read_bounded, read_file
 from scorecontract._write import write_new_file
 from support import SRC
+from test_escape_fuzz import raw_unsafe, unsafe
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX FIFOs")
 
@@ -567,3 +580,88 @@ def test_item8_junit_is_streamed_in_chunks():
     root = ET.fromstring(b"".join(chunks))
     assert len(root.find("testsuite").findall("testcase")) == 5000
     assert junit_xml_bytes(result) == b"".join(chunks)
+
+
+# -- the output primitives: escaping, workflow commands, receipts --------------------
+
+
+@pytest.mark.parametrize(
+    "text, data, prop",
+    [
+        ("plain", "plain", "plain"),
+        ("50%", "50%25", "50%25"),
+        ("a\nb", "a%0Ab", "a%0Ab"),
+        ("a\r\nb", "a%0D%0Ab", "a%0D%0Ab"),
+        ("x::error::y", "x::error::y", "x%3A%3Aerror%3A%3Ay"),
+        ("a,b", "a,b", "a%2Cb"),
+        ("%0A", "%250A", "%250A"),
+    ],
+)
+def test_escaping_follows_the_actions_toolkit(text, data, prop):
+    assert escape_data(text) == data
+    assert escape_property(text) == prop
+
+
+def test_a_newline_in_evidence_cannot_forge_a_second_command():
+    line = workflow_command("error", "bad\n::notice::released", title="t-1,\n::x")
+    assert "\n" not in line and "\r" not in line
+    assert line == "::error title=t-1%2C%0A%3A%3Ax::bad%0A::notice::released"
+
+
+def test_lone_surrogates_are_escaped_not_fatal():
+    line = workflow_command("error", "id \ud800")
+    line.encode("utf-8")
+    assert "\\ud800" in line
+
+
+def test_receipt_bytes_are_deterministic_and_ascii():
+    receipt = {"b": 1, "a": "caf\u00e9 \ud800", "threshold": Decimal("0.8")}
+    first = receipt_bytes(receipt)
+    assert first == receipt_bytes(dict(reversed(list(receipt.items()))))
+    first.decode("ascii")
+    assert b'"threshold": "0.8"' in first
+    assert first.endswith(b"}\n")
+    with pytest.raises(ValueError):
+        receipt_bytes({"score": float("nan")})
+
+
+def test_sha256_hex():
+    assert sha256_hex(b"") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+
+def test_write_new_file_never_overwrites(tmp_path):
+    target = tmp_path / "receipt.json"
+    write_new_file(str(target), b"first\n")
+    with pytest.raises(FileExistsError):
+        write_new_file(str(target), b"second\n")
+    assert target.read_bytes() == b"first\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["receipt.json"]  # no temp left
+
+
+# -- the escaper itself ---------------------------------------------------------
+
+
+def test_every_unsafe_character_is_escaped_and_nothing_else():
+    for code in range(0x110000):
+        character = chr(code)
+        shown = escape(character)
+        if unsafe(character):
+            expected = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+            assert shown == expected, hex(code)
+        else:
+            assert shown == character, hex(code)
+
+
+def test_escaping_is_idempotent_and_keeps_backslashes():
+    text = "a\\x1b\x1b\u202e\udcff\\n"
+    once = escape(text)
+    assert once == "a\\x1b\\x1b\\u202e\\udcff\\n"
+    assert escape(once) == once
+
+
+def test_github_escapes_esc_and_soh_beside_the_toolkit_rules():
+    assert escape_data("a%b\r\nc\x1bd\x01") == "a%25b%0D%0Ac\\x1bd\\x01"
+    assert escape_property("x:y,z\x1b\u202e") == "x%3Ay%2Cz\\x1b\\u202e"
+    line = workflow_command("error", "m\x1b\x01\n::notice::x", file="f\x1b\n,:%", title="t\u2028")
+    assert line == "::error file=f\\x1b%0A%2C%3A%25,title=t\\u2028::m\\x1b\\x01%0A::notice::x"
+    assert raw_unsafe(line + "\n") == []

@@ -1,5 +1,11 @@
 # SPDX-License-Identifier: MIT
-"""Gate files in the library: the document, the keys, reading once, one verdict."""
+"""Gate files in the library: the document, the keys, reading once, one verdict.
+
+White-box: the gate file's document model (``_gate.Gate``, the kinds of key,
+``read_once``, ``combined``) is checked on the library with a key table of
+its own, so each document rule is pinned apart from check's and report's
+options.  tests/test_gate_cli.py drives ``scorecontract gate`` itself.
+"""
 
 from __future__ import annotations
 

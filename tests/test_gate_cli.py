@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
 import shutil
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -12,11 +14,12 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 import scorecontract
+from public_support import long_options
 from scorecontract._cli import main
-from scorecontract._cli._gate import EXCLUDED, gate_keys
-from scorecontract._cli._main import _build_parser, _commands
-from scorecontract._cli._options import RENAMED
-from support import FIXTURES, ROOT
+from support import FIXTURES, ROOT, run_main
+
+# The old spellings docs/cli.md names: hidden refusals, never keys.
+RENAMED = {"--sample-metric": "--metric", "--select-score": "--select", "--max-line-bytes": "--max-bytes"}
 
 HARNESSES = FIXTURES / "harnesses"
 EXAMPLE = ROOT / "examples" / "release-gates.json"
@@ -28,31 +31,89 @@ def run(argv, capsysbinary):
     return status, out.decode("utf-8"), err.decode("utf-8")
 
 
-def parsers():
-    return _commands(_build_parser(["gate"]))
+# docs/gates.md: the long options of check and report that are no gate's key.
+EXCLUDED = ("--help", "--format", "--receipt", "--junit-xml", "--keep-evidence")
+
+# What a probe key needs beside it to get past its own command's checks.
+_COMPANIONS = {
+    "signature": {"key-env": "SC_PROBE_KEY"},
+    "baseline": {"max-regression": 0.1},
+    "results": {"from": "lm-eval", "sample-metric": "acc", "task": "mmlu"},
+}
+
+
+def _probe(folder, command, key, value):
+    """Run ``scorecontract gate`` on one gate giving *key* *value*, from the folder's parent.
+
+    Returns the configuration error's code (None if there was none) and
+    everything printed.
+    """
+    gate = {"command": command, "evidence": "pass.json" if command == "check" else "half.jsonl", key: value}
+    if command == "report" and key not in ("scheduled", "manifest"):
+        gate["scheduled"] = 1
+    gate.update(_COMPANIONS.get(key, {}))
+    (folder / "probe.json").write_text(json.dumps({"version": "v", "gates": {"g": gate}}), encoding="utf-8")
+    environment = {**os.environ, "SC_PROBE_KEY": "k" * 32}
+    done = run_main("gate", "--format", "json", "--", f"{folder.name}/probe.json", cwd=folder.parent, env=environment)
+    err = done.stderr.decode()
+    code = re.match(r"scorecontract: error: ([a-z-]+): ", err)
+    return (code.group(1) if code else None), done.stdout.decode() + err
+
+
+def key_kind(folder, command, key):
+    """What a gate's *key* is, told by what the gate command does with it.
+
+    None: no key (``unknown-gate-key``).  "flag": a string is refused (a
+    flag is true or false).  "path": the value is taken relative to the gate
+    file's folder.  "value" or "values": whether a list is refused.
+    """
+    code, shown = _probe(folder, command, key, "zz-probe")
+    if code == "unknown-gate-key":
+        return None
+    if code == "bad-gate-file":
+        return "flag"
+    if os.path.join(folder.name, "zz-probe") in shown:
+        return "path"
+    code, _ = _probe(folder, command, key, ["zz-probe", "zz-probe"])
+    return "value" if code == "bad-gate-file" else "values"
+
+
+def gate_keys(folder):
+    """Every check and report key and its kind, probed option by option."""
+    return {
+        command: {
+            option[2:]: kind
+            for option in long_options(command)
+            for kind in [key_kind(folder, command, option[2:])]
+            if kind is not None
+        }
+        for command in ("check", "report")
+    }
 
 
 # -- the keys are the commands' options ----------------------------------------
 
 
-def test_every_long_option_of_check_and_report_is_a_key_or_excluded_with_a_reason():
-    keys = gate_keys(parsers())
+def test_every_long_option_of_check_and_report_is_a_key_or_excluded_with_a_reason(place):
+    keys = gate_keys(place)
     for command in ("check", "report"):
-        # The old spellings are hidden refusals, never keys (test_an_old_key_names_the_new_one).
-        options = {o for o in parsers()[command]._option_string_actions if o.startswith("--") and o not in RENAMED}
+        options = set(long_options(command))
         assert len(options) > 15, command
         assert not {old[2:] for old in RENAMED} & set(keys[command]), command
         for option in options:
             assert (option[2:] in keys[command]) != (option in EXCLUDED), (command, option)
         assert set(keys[command]) == {option[2:] for option in options} - {e[2:] for e in EXCLUDED}
-    # Every exclusion is a real option of check or report, with its reason.
-    every = set(parsers()["check"]._option_string_actions) | set(parsers()["report"]._option_string_actions)
-    for option, why in EXCLUDED.items():
-        assert option in every and len(why) > 20, option
+    # Every exclusion is a real option of check or report, its reason given
+    # where docs/gates.md names the options that are no gate's key.
+    every = set(long_options("check")) | set(long_options("report"))
+    page = (ROOT / "docs" / "gates.md").read_text(encoding="utf-8")
+    reasons = page.split("are no gate's key", 1)[1].split("\n\n", 1)[0]
+    for option in EXCLUDED:
+        assert option in every and f"`{option[2:]}`" in reasons, option
 
 
-def test_the_kinds_of_keys_follow_the_options():
-    keys = gate_keys(parsers())
+def test_the_kinds_of_keys_follow_the_options(place):
+    keys = gate_keys(place)
     paths = {command: sorted(k for k, kind in keys[command].items() if kind == "path") for command in keys}
     assert paths["check"] == ["key-file", "policy", "signature"]
     assert {"baseline", "manifest", "policy", "results"} <= set(paths["report"])
@@ -187,8 +248,6 @@ def test_each_gate_is_named_in_every_format(place, tmp_path, capsysbinary):
 
 
 def test_a_file_named_by_two_gates_is_read_once_and_both_see_its_bytes(place, capsysbinary, monkeypatch):
-    import scorecontract._read as reader
-
     path = write_gates(
         place,
         [],
@@ -196,14 +255,16 @@ def test_a_file_named_by_two_gates_is_read_once_and_both_see_its_bytes(place, ca
         selected={"command": "check", "evidence": "./results.json", "select": "/results/mmlu/acc,none"},
     )
     calls = []
-    real = reader.read_file
+    real = os.open
 
-    def counting(name, limit, **kwargs):
-        calls.append(name)
-        return real(name, limit, **kwargs)
+    def counting(name, flags, *args, **kwargs):
+        # The one reader opens every file it reads with os.open.
+        calls.append(os.fsdecode(name))
+        return real(name, flags, *args, **kwargs)
 
-    monkeypatch.setattr(reader, "read_file", counting)
-    status, out, _ = run(["gate", "--format", "json", "--", path], capsysbinary)
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "open", counting)
+        status, out, _ = run(["gate", "--format", "json", "--", path], capsysbinary)
     assert [call for call in calls if call.endswith("results.json")] == [str(place / "results.json")]
     digests = {gate["evidence"][0]["sha256"] for gate in json.loads(out)["gates"]}
     assert len(digests) == 1 and status == 1  # 0.6121 < 0.8 for both
@@ -250,8 +311,7 @@ def test_an_lm_eval_report_gate_takes_its_task_from_the_file_name(tmp_path, caps
     samples = FIXTURES / "harnesses" / "samples" / "lm-eval"
     for item in samples.iterdir():
         shutil.copy(item, tmp_path / item.name)
-    assert "metric" in gate_keys(parsers())["report"]  # the harness's metric, as check names it
-    metric = "metric"
+    metric = "metric"  # the harness's metric, as check names it
     results = next(item.name for item in samples.iterdir() if item.name.startswith("results_"))
     gsm8k = next(item.name for item in samples.iterdir() if item.name.startswith("samples_gsm8k"))
     gate = {"command": "report", "evidence": gsm8k, "from": "lm-eval", metric: "exact_match", "results": results}
@@ -387,19 +447,24 @@ def test_a_number_is_read_as_the_command_reads_its_text(place, capsysbinary):
 
 
 def test_configuration_is_refused_before_any_evidence_is_read(place, capsysbinary, monkeypatch):
-    import scorecontract._gate as library
+    opened = []
+    real = os.open
 
-    def no_reading(wanted):
-        raise AssertionError("evidence was read")
+    def watching(name, flags, *args, **kwargs):
+        opened.append(os.path.basename(os.fsdecode(name)))
+        return real(name, flags, *args, **kwargs)
 
-    monkeypatch.setattr(library, "read_once", no_reading)
     path = write_gates(place, ["pass"], bad={"command": "check", "evidence": "fail.json", "direction": "up"})
-    assert run(["gate", "--", path], capsysbinary)[0] == 2
     taken = place / "taken.json"
     taken.write_bytes(b"earlier\n")
-    for option in ("--receipt", "--junit-xml", "--markdown"):
-        status, out, err = run(["gate", option, str(taken), "--", write_gates(place, ["pass"])], capsysbinary)
-        assert (status, out) == (2, "") and "output-exists" in err
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "open", watching)
+        assert run(["gate", "--", path], capsysbinary)[0] == 2
+        for option in ("--receipt", "--junit-xml", "--markdown"):
+            status, out, err = run(["gate", option, str(taken), "--", write_gates(place, ["pass"])], capsysbinary)
+            assert (status, out) == (2, "") and "output-exists" in err
+    assert "gates.json" in opened  # the watch sees the reader's opens
+    assert not {"pass.json", "fail.json"} & set(opened), opened
     assert taken.read_bytes() == b"earlier\n"
 
 

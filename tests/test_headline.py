@@ -11,19 +11,46 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import json
+import os
+import re
 import zipfile
 
 import pytest
 
 from scorecontract import InvalidEvidence, Policy, PolicyError, Source, Verdict, evaluate, loads
 from scorecontract._cli import main
-from scorecontract._harnesses import load
-from scorecontract._headline import adapter_help
-from scorecontract._source import REGISTRY
-from support import FIXTURES, run_fresh, sample
+from support import FIXTURES, run_fresh, run_main, sample
 
-HARNESSES = tuple(REGISTRY)
+
+def registered_harnesses():
+    """The harnesses ``--from`` takes, as ``scorecontract report --help`` lists them."""
+    usage = run_main("report", "--help").stdout.decode()
+    found = re.search(r"\[--from \{([a-z,-]+)\}\]", usage)
+    if found is None:
+        raise AssertionError("report --help lists no harnesses")
+    return tuple(found.group(1).split(","))
+
+
+def adapter_help(harness):
+    """``scorecontract check --from HARNESS --help``, printed at 80 columns."""
+    result = run_main("check", "--from", harness, "--help")
+    assert result.returncode == 0 and result.stderr == b"", result
+    return result.stdout.decode()
+
+
+def follows(harness):
+    """What the adapter's help says it follows, its wrapped lines joined."""
+    text = adapter_help(harness)
+    block = text.split("\nfollows:", 1)[1].split("\n\n", 1)[0]
+    lines = block.split("\n")
+    # Continuation lines are indented under the label; the next label is not.
+    kept = [lines[0]] + [line for line in itertools.takewhile(lambda line: line.startswith(" "), lines[1:])]
+    return " ".join(line.strip() for line in kept)
+
+
+HARNESSES = registered_harnesses()
 
 HARNESS_FIXTURES = FIXTURES / "harnesses"
 PERPLEXITY = {"threshold": 20, "minimum": 1, "maximum": None, "direction": "lower"}
@@ -498,7 +525,10 @@ def test_adapter_through_the_command_line(name, harness, options, keywords, verd
 def test_every_harness_is_in_the_table_with_a_pass_and_an_invalid():
     # Which fixture files must be gated somewhere is tests/test_harness_fixtures.py's.
     assert {case[2] for case in CASES} == set(HARNESSES)
-    assert all(load(harness).HEADLINE is not None for harness in HARNESSES)
+    # Each has a headline adapter: its own help, naming it.
+    assert all(
+        adapter_help(harness).startswith(f"usage: scorecontract check --from {harness} ") for harness in HARNESSES
+    )
     for harness in HARNESSES:
         verdicts = {case[5] for case in CASES if case[2] == harness}
         assert {"PASS", "INVALID"} <= verdicts, harness
@@ -921,7 +951,11 @@ def test_check_from_harness_help(harness, flag, capsys):
     assert out.startswith(f"usage: scorecontract check --from {harness}")
     for label in ("selects:", "requires:", "lists:", "follows:", "exit status"):
         assert label in out
-    assert out.startswith(adapter_help(harness, 0).split("\n", 1)[0])
+    # The usage line is the adapter's own, whole at any width.
+    first = out.split("\n", 1)[0]
+    assert first.endswith(" PATH") and first == adapter_help(harness).split("\n", 1)[0]
+    narrow = run_main("check", "--from", harness, flag, env={**os.environ, "COLUMNS": "40"})
+    assert narrow.stdout.decode().split("\n", 1)[0] == first
 
 
 @pytest.mark.parametrize(
@@ -986,7 +1020,7 @@ def test_each_harness_has_its_documented_section_and_recipe(harness):
     assert "**Reconciles**" in body
     assert f"scorecontract check --from {harness} " in body
     # The versions the help names are the ones the page names.
-    commit = load(harness).FOLLOWS.rsplit(" ", 1)[-1]
+    commit = follows(harness).rsplit(" ", 1)[-1]
     assert commit in body
 
 
@@ -1734,9 +1768,30 @@ def test_counts_their_evidence_contradicts_on_the_command_line(document, harness
     assert out.startswith(f"{'PASS' if code == 'meets-threshold' else 'INVALID'} {code}: ")
 
 
-def test_promptfoo_check_and_report_classify_a_row_alike():
-    from scorecontract._harnesses._promptfoo import tally as promptfoo_tally
+def promptfoo_agrees(rows, counts):
+    """Whether promptfoo's *counts* agree with its *rows*, as check reads them.
 
+    True if ``--from promptfoo --allow-errors`` passes at threshold 0, False
+    if it refuses the file as ``population-mismatch``; any other refusal is
+    raised.  The counts are the run's stats and its one prompt's metrics.
+    """
+    document = json.loads((HARNESS_FIXTURES / "promptfoo-errors.json").read_bytes())
+    successes, failures, errors = counts
+    document["results"]["results"] = rows
+    document["results"]["stats"].update(successes=successes, failures=failures, errors=errors)
+    [prompt] = document["results"]["prompts"]
+    prompt["metrics"].update(testPassCount=successes, testFailCount=failures, testErrorCount=errors)
+    decision = evaluate(json.dumps(document), source=Source("promptfoo", allow_errors=True), threshold=0)
+    if decision.code == "population-mismatch":
+        return False
+    if decision.verdict is not Verdict.PASS:
+        raise InvalidEvidence(decision.code, decision.message)
+    return True
+
+
+def test_promptfoo_check_and_report_classify_a_row_alike():
+    # One classification of a row (a pass, a failure or an error), which
+    # check and report both compare with the counts.
     rows = [
         {"success": True, "failureReason": 0},
         {"success": True, "failureReason": 2},  # an error, whatever success says
@@ -1746,18 +1801,25 @@ def test_promptfoo_check_and_report_classify_a_row_alike():
         [],
         None,
     ]
-    assert promptfoo_tally(rows) == (1, 4, 2)
-    assert promptfoo_tally([]) == (0, 0, 0)
+    assert promptfoo_agrees(rows, (1, 4, 2))
+    for other in [(2, 3, 2), (0, 5, 2), (1, 5, 1), (1, 3, 3), (2, 4, 1), (0, 4, 3)]:
+        assert not promptfoo_agrees(rows, other), other
+    # No rows: no counts agree but zero, which is an empty run.
+    for other in [(1, 0, 0), (0, 1, 0), (0, 0, 1)]:
+        assert not promptfoo_agrees([], other), other
+    with pytest.raises(InvalidEvidence) as info:
+        promptfoo_agrees([], (0, 0, 0))
+    assert info.value.code == "empty-run"
 
 
 @pytest.mark.parametrize("reason", [2.0, "2", True, [2]], ids=["float", "string", "bool", "list"])
 def test_a_promptfoo_failure_reason_that_is_not_0_1_or_2_is_invalid(reason):
     # An outside review: error rows written as 2.0, with the stats moved to
     # failures, passed a low threshold without --allow-errors.
-    from scorecontract._harnesses._promptfoo import tally as promptfoo_tally
-
     with pytest.raises(InvalidEvidence) as info:
-        promptfoo_tally([{"success": True, "failureReason": 0}, {"success": False, "failureReason": reason}])
+        promptfoo_agrees(
+            [{"success": True, "failureReason": 0}, {"success": False, "failureReason": reason}], (1, 1, 0)
+        )
     assert info.value.code == "wrong-type"
 
 

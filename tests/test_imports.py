@@ -2,6 +2,9 @@
 """Importable anywhere: standard library only, relative self-imports, and
 nothing happens at import time.
 
+White-box: the package's structure is the point -- every module's imports
+and what it does when imported.
+
 Every check here runs over every ``.py`` file in the package, so a module
 added later is covered without editing this file.  Each checker is also run
 on a small bad example, so a checker that stopped finding anything would go

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: MIT
 """I-Regexp (RFC 9485): what is refused, what matches, and in linear time.
 
+White-box: the I-Regexp matcher, ``_iregexp``, is checked on its own: its
+refusals and costs, its automaton against ``re`` and a plain simulation, and
+its caches, which no query shows.
+
 The matcher is an automaton of its own, not ``re``; a differential test
 runs it against ``re`` on random patterns small enough for ``re``'s
 backtracking, with ``.`` translated as RFC 9485 section 5.3 says.

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Selection: JSONPath (RFC 9535) and JSON Pointer (RFC 6901), rule by rule.
 
+White-box: the engine's compiled queries and requirements, its non-finite
+reads, misses, normalized paths and caches (``_jsonpath``) are checked on
+the engine; the public ``query`` is held to the compliance suite in
+tests/test_jsonpath_cts.py.
+
 The compliance suite (test_jsonpath_cts.py) covers the grammar and the
 standard's own examples; these tests cover what Python gets wrong on its
 own -- true is 1, NaN compares false, int() reads any script's digits --

@@ -19,8 +19,7 @@ import json
 
 import pytest
 
-from scorecontract import PolicyError, loads
-from scorecontract._jsonpath import query
+from scorecontract import PolicyError, loads, query
 from support import ROOT, CorpusMissing
 
 CORPUS = ROOT / "tests" / "data" / "jsonpath-cts"

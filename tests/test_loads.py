@@ -10,8 +10,8 @@ from decimal import Decimal
 
 import pytest
 
+from public_support import MAX_DEPTH, MAX_NUMBER_LENGTH
 from scorecontract import InvalidEvidence, PolicyError, ScoreContractError, loads
-from scorecontract._strict_json import MAX_DEPTH, MAX_NUMBER_LENGTH
 
 REFUSED = [
     # (id, raw, code)

@@ -20,7 +20,8 @@ import sys
 import pytest
 
 import scorecontract
-import scorecontract._cli._main as cli
+from public_support import EXIT_INTERNAL_ERROR, EXIT_IOERR, inject_defect
+from scorecontract._cli import main
 from support import FIXTURES, SRC
 
 PASS = str(FIXTURES / "pass-0.9.json")
@@ -122,7 +123,7 @@ COMMANDS = [
 def test_every_command_exits_74_when_its_output_is_lost(name, lose_stdout, tmp_path, key, capsys):
     argv, status = _commands(tmp_path, key)[name]
     lost_stdout = lose_stdout()
-    assert cli.main(argv) == cli.EXIT_IOERR
+    assert main(argv) == EXIT_IOERR
     assert lost_stdout.attempts >= 1
     err = capsys.readouterr().err
     assert err.endswith(f"the result could not be written to standard output; exit 74 instead of {status}\n")
@@ -131,7 +132,7 @@ def test_every_command_exits_74_when_its_output_is_lost(name, lose_stdout, tmp_p
 @pytest.mark.parametrize("name", COMMANDS)
 def test_with_a_working_stdout_each_command_has_its_own_status(name, tmp_path, key, capsys):
     argv, status = _commands(tmp_path, key)[name]
-    assert cli.main(argv) == status
+    assert main(argv) == status
     out, err = capsys.readouterr()
     assert out.endswith("\n") and "could not be written" not in err
 
@@ -139,13 +140,13 @@ def test_with_a_working_stdout_each_command_has_its_own_status(name, tmp_path, k
 def test_no_stdout_at_all_is_exit_74(monkeypatch, capsys):
     # pythonw, or a descriptor closed before Python started: sys.stdout is None.
     monkeypatch.setattr(sys, "stdout", None)
-    assert cli.main(["check", PASS]) == cli.EXIT_IOERR
+    assert main(["check", PASS]) == EXIT_IOERR
 
 
 def test_files_are_still_written_when_stdout_is_lost(lose_stdout, tmp_path):
     lose_stdout()
     receipt = tmp_path / "r.json"
-    assert cli.main(["check", "--receipt", str(receipt), PASS]) == cli.EXIT_IOERR
+    assert main(["check", "--receipt", str(receipt), PASS]) == EXIT_IOERR
     assert scorecontract.loads(receipt.read_bytes())["verdict"] == "PASS"
 
 
@@ -154,35 +155,32 @@ def test_a_configuration_error_stays_2_when_stdout_is_lost(lose_stdout, tmp_path
     receipt = tmp_path / "r.json"
     receipt.write_bytes(b"kept")
     # The receipt exists: exit 2 whatever else was lost.
-    assert cli.main(["check", "--receipt", str(receipt), PASS]) == 2
+    assert main(["check", "--receipt", str(receipt), PASS]) == 2
     assert receipt.read_bytes() == b"kept"
-    assert cli.main(["check", "--threshold", "2", PASS]) == 2
-    assert cli.main(["check", "--no-such-option", PASS]) == 2
+    assert main(["check", "--threshold", "2", PASS]) == 2
+    assert main(["check", "--no-such-option", PASS]) == 2
 
 
 @pytest.mark.parametrize("failure", sorted(FAILURES))
 def test_a_lost_message_changes_no_status(failure, monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(sys, "stderr", Unwritable(FAILURES[failure]))
-    assert cli.main(["check", "--threshold", "2", PASS]) == 2
+    assert main(["check", "--threshold", "2", PASS]) == 2
     receipt = tmp_path / "r.json"
     receipt.write_bytes(b"kept")
-    assert cli.main(["check", "--receipt", str(receipt), PASS]) == 2
-    assert cli.main(["check", "--no-such-option", PASS]) == 2
-    assert cli.main(["report", PASS]) == 2  # no population
-    assert cli.main(["check", PASS]) == 0
-    assert cli.main(["check", NAN]) == 3
+    assert main(["check", "--receipt", str(receipt), PASS]) == 2
+    assert main(["check", "--no-such-option", PASS]) == 2
+    assert main(["report", PASS]) == 2  # no population
+    assert main(["check", PASS]) == 0
+    assert main(["check", NAN]) == 3
     assert capsys.readouterr().out.startswith("PASS ")
 
 
 def test_an_internal_error_stays_70_when_stdout_is_lost(lose_stdout, monkeypatch):
     lose_stdout()
-    import scorecontract._evaluate as evaluate_module
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("simulated defect")
-
-    monkeypatch.setattr(evaluate_module, "evaluate", broken)
-    assert cli.main(["check", PASS]) == cli.EXIT_INTERNAL_ERROR
+    with monkeypatch.context() as patched:
+        inject_defect(patched)
+        status = main(["check", PASS])
+    assert status == EXIT_INTERNAL_ERROR
 
 
 # -- the real streams: a handful of processes ---------------------------------
@@ -208,7 +206,7 @@ def _run(args, *, close=(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=
 def test_closed_stdout_is_74_and_the_receipt_is_intact(tmp_path):
     receipt = tmp_path / "r.json"
     result = _run(["check", "--receipt", str(receipt), PASS], close=(1,), stdout=None)
-    assert result.returncode == cli.EXIT_IOERR, result.stderr
+    assert result.returncode == EXIT_IOERR, result.stderr
     assert b"Traceback" not in result.stderr
     assert b"could not be written" in result.stderr
     # Nothing meant for stdout landed in the file opened where it was.
@@ -219,7 +217,7 @@ def test_full_stdout_is_74_without_a_traceback():
     with open("/dev/full", "wb") as full:
         for args in (["check", PASS], ["check", NAN], ["demo"]):
             result = _run(args, stdout=full)
-            assert result.returncode == cli.EXIT_IOERR, (args, result.stderr)
+            assert result.returncode == EXIT_IOERR, (args, result.stderr)
             # Python's flush of stdout at exit found nothing left to fail on.
             assert result.stderr.count(b"\n") == 1, result.stderr
             assert b"Exception ignored" not in result.stderr and b"Traceback" not in result.stderr
@@ -261,16 +259,19 @@ import os, sys
 target, src, evidence = sys.argv[1:4]
 os.close(2)  # as `2>&-` would, after Python made sys.stderr
 sys.path.insert(0, src)
-import scorecontract._cli._main as cli
-import scorecontract._evaluate as evaluate_module
+from scorecontract._cli import main
 
 held = []
-def evaluate(*args, **kwargs):
+fstat = os.fstat
+def broken(descriptor):
+    # The standard three are checked at start; the evidence's is not one.
+    if descriptor <= 2:
+        return fstat(descriptor)
     # The lowest free descriptor: 2, unless main() filled it first.
     held.append(open(target, "w"))
     raise RuntimeError("a defect while a file is open")
-evaluate_module.evaluate = evaluate
-status = cli.main(["check", evidence])
+os.fstat = broken
+status = main(["check", evidence])
 held[0].close()
 print(status)
 """

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import io
 import math
+import sys
 
 import pytest
 
-from scorecontract import InvalidEvidence, Policy, PolicyError
-from scorecontract._read import read_bounded
+from scorecontract import Policy, PolicyError
+from scorecontract._cli import main
 
 BAD_POLICIES = [
     ("nan-minimum", dict(minimum=math.nan), "bad-bounds"),
@@ -48,10 +49,16 @@ def test_policy_is_immutable_and_comparable():
     assert policy.as_dict() == {"version": "v1", "threshold": 0.5, "min": 0, "max": 1, "exact": False}
 
 
-def test_read_bounded_reads_at_most_one_byte_past_the_limit():
+def test_read_bounded_reads_at_most_one_byte_past_the_limit(monkeypatch, capsys):
+    # `check -` reads standard input through the one bounded reader.
     stream = io.BytesIO(b"x" * 100)
-    with pytest.raises(InvalidEvidence) as info:
-        read_bounded(stream, 10)
-    assert info.value.code == "too-large"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stream))
+    assert main(["check", "--max-bytes", "10", "-"]) == 3
+    assert capsys.readouterr().out.startswith("INVALID too-large: ")
     assert stream.tell() == 11
-    assert read_bounded(io.BytesIO(b"x" * 10), 10) == b"x" * 10
+    record = b'{"score": 0.9}'
+    stream = io.BytesIO(record)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stream))
+    assert main(["check", "--max-bytes", str(len(record)), "-"]) == 0
+    assert capsys.readouterr().out.startswith("PASS ")
+    assert stream.tell() == len(record)

@@ -10,9 +10,8 @@ from decimal import Decimal
 
 import pytest
 
-import scorecontract._cli._main as cli
 from scorecontract import Policy, PolicyError, Verdict, evaluate, load_policy
-from scorecontract._policy_file import MAX_POLICY_BYTES, POLICY_KEYS
+from scorecontract._cli import main
 from support import FIXTURES, ROOT, run_fresh, run_main
 
 HAS_TOMLLIB = sys.version_info >= (3, 11)
@@ -66,6 +65,9 @@ TOML_GOOD_FILES = [
         Policy(Decimal("0.79999999999999999999"), version="v5", exact=True),
     ),
 ]
+
+# docs/policies.md: "Files over 64 KiB are refused (`policy-file-unreadable`)".
+MAX_POLICY_BYTES = 64 * 1024
 
 
 def write(tmp_path, name, contents):
@@ -332,7 +334,7 @@ def test_bad_policy_file_raises(tmp_path, name, contents, code, words):
 @pytest.mark.parametrize("name, contents, code, words", BAD_PARAMS)
 def test_bad_policy_file_exits_2_with_one_line(tmp_path, capsys, name, contents, code, words):
     path = write(tmp_path, name, contents)
-    status = cli.main(["check", "--policy", path, str(FIXTURES / "pass-0.9.json")])
+    status = main(["check", "--policy", path, str(FIXTURES / "pass-0.9.json")])
     out, err = capsys.readouterr()
     assert status == 2
     assert out == ""
@@ -377,25 +379,40 @@ def test_policy_file_at_the_size_limit_is_read(tmp_path):
     assert policy == Policy(0.9, version="v")
 
 
-def test_every_key_maps_to_a_policy_keyword():
+# file key -> (a valid value, the Policy keyword it sets): the file format
+# is Policy's keywords, two of them under shorter names.
+FILE_KEYS = {
+    "version": ("v2", "version"),
+    "threshold": (0.25, "threshold"),
+    "exact": (True, "exact"),
+    "min": (-1, "minimum"),
+    "max": (2, "maximum"),
+    "review_owner": ("ml-oncall", "review_owner"),
+    "require_candidate": (True, "require_candidate"),
+    "direction": ("lower", "direction"),
+    "nonfinite_elsewhere": ("list", "nonfinite_elsewhere"),
+    "require": (["$.status == 'success'"], "require"),
+    "confidence": (0.95, "confidence"),
+    "bound": ("hoeffding", "bound"),
+}
+
+
+def test_every_key_maps_to_a_policy_keyword(tmp_path):
     import inspect
 
     keywords = set(inspect.signature(Policy).parameters)
-    assert {keyword for keyword, _ in POLICY_KEYS.values()} <= keywords
-    assert set(POLICY_KEYS) == {
-        "version",
-        "threshold",
-        "exact",
-        "min",
-        "max",
-        "review_owner",
-        "require_candidate",
-        "direction",
-        "nonfinite_elsewhere",
-        "require",
-        "confidence",
-        "bound",
-    }
+    assert {keyword for _, keyword in FILE_KEYS.values()} <= keywords
+    base = {"version": "v", "threshold": 0.5, "exact": False}
+    for key, (value, keyword) in FILE_KEYS.items():
+        extra = {"confidence": 0.95} if key == "bound" else {}  # a bound needs one
+        body = json.dumps({**base, **extra, key: value}).encode()
+        policy = load_policy(write(tmp_path, f"{key}.json", body))
+        assert getattr(policy, keyword) == (tuple(value) if type(value) is list else value), key
+    # No other key is read: one more is refused, so the table above is all.
+    for other in ("minimum", "maximum", "thresholds", "bounds", "owner"):
+        with pytest.raises(PolicyError) as info:
+            load_policy(write(tmp_path, f"{other}.json", json.dumps({**base, other: 1}).encode()))
+        assert info.value.code == "unknown-policy-key", other
 
 
 def test_direction_null_bounds_and_requirements_round_trip(tmp_path):
@@ -439,22 +456,22 @@ def check(*args):
 
 def test_cli_policy_file_decides(tmp_path, capsys):
     path = write(tmp_path, "p.json", b'{"version": "v9", "threshold": 0.95, "exact": false}')
-    assert cli.main(["check", "--policy", path, str(FIXTURES / "pass-0.9.json")]) == 1
+    assert main(["check", "--policy", path, str(FIXTURES / "pass-0.9.json")]) == 1
     assert capsys.readouterr().out.startswith("FAIL below-threshold: ")
-    assert cli.main(["check", "--policy", path, str(FIXTURES / "one.json")]) == 0
+    assert main(["check", "--policy", path, str(FIXTURES / "one.json")]) == 0
 
 
 @needs_tomllib
 def test_cli_toml_policy_file_decides(tmp_path, capsys):
     path = write(tmp_path, "p.toml", b'version = "v9"\nthreshold = 0.95\nexact = false\n')
-    assert cli.main(["check", "--policy", path, str(FIXTURES / "pass-0.9.json")]) == 1
-    assert cli.main(["check", "--policy", path, str(FIXTURES / "one.json")]) == 0
+    assert main(["check", "--policy", path, str(FIXTURES / "pass-0.9.json")]) == 1
+    assert main(["check", "--policy", path, str(FIXTURES / "one.json")]) == 0
 
 
 @pytest.mark.parametrize("extra", [["--threshold", "0.5"], ["--exact"]], ids=["threshold", "exact"])
 def test_cli_policy_beside_threshold_or_exact_exits_2(tmp_path, capsys, extra):
     path = write(tmp_path, "p.json", b'{"version": "v", "threshold": 0.95, "exact": true}')
-    status = cli.main(["check", "--policy", path, *extra, str(FIXTURES / "pass-0.9.json")])
+    status = main(["check", "--policy", path, *extra, str(FIXTURES / "pass-0.9.json")])
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert err.startswith("scorecontract: error: option-conflict: --policy cannot be combined with ")

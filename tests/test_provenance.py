@@ -8,7 +8,7 @@ import json
 import pytest
 
 from scorecontract import Policy, PolicyError, Verdict, evaluate, load_policy, report
-from scorecontract._cli import _main as cli
+from scorecontract._cli import main
 from support import FIXTURES
 from test_fast_path import CORPUS, full_path
 
@@ -215,14 +215,14 @@ def test_cli_a_policy_requiring_the_candidate_exits_2_without_it(tmp_path, capsy
     evidence = tmp_path / "e.json"
     evidence.write_bytes(b'{"candidate": "m-1", "score": 0.9}')
     receipt = tmp_path / "r.json"
-    assert cli.main(["check", "--policy", str(policy), "--receipt", str(receipt), str(evidence)]) == 2
+    assert main(["check", "--policy", str(policy), "--receipt", str(receipt), str(evidence)]) == 2
     assert "candidate-required" in capsys.readouterr().err
     assert not receipt.exists()
-    assert cli.main(["check", "--policy", str(policy), "--candidate", "m-1", str(evidence)]) == 0
+    assert main(["check", "--policy", str(policy), "--candidate", "m-1", str(evidence)]) == 0
     trials = tmp_path / "t.jsonl"
     trials.write_bytes(b'{"trial_id": "a", "candidate": "m-1", "score": 0.9}\n')
-    assert cli.main(["report", "--policy", str(policy), "--scheduled", "1", str(trials)]) == 2
-    assert cli.main(["report", "--policy", str(policy), "--scheduled", "1", "--candidate", "m-1", str(trials)]) == 0
+    assert main(["report", "--policy", str(policy), "--scheduled", "1", str(trials)]) == 2
+    assert main(["report", "--policy", str(policy), "--scheduled", "1", "--candidate", "m-1", str(trials)]) == 0
 
 
 # -- check on the command line -------------------------------------------------
@@ -256,7 +256,7 @@ def test_cli_a_policy_requiring_the_candidate_exits_2_without_it(tmp_path, capsy
 def test_cli_check(tmp_path, capsys, raw, args, status, code, required):
     evidence = tmp_path / "e.json"
     evidence.write_bytes(raw)
-    assert cli.main(["check", "--format", "json", *args, str(evidence)]) == status
+    assert main(["check", "--format", "json", *args, str(evidence)]) == status
     receipt = json.loads(capsys.readouterr().out)
     assert receipt["code"] == code
     provenance = receipt["provenance"]
@@ -276,20 +276,20 @@ def test_cli_check(tmp_path, capsys, raw, args, status, code, required):
 def test_cli_unusable_ids_exit_2(tmp_path, capsys, args, code):
     evidence = tmp_path / "e.json"
     evidence.write_bytes(b'{"candidate": "m", "run_id": "r-1", "score": 0.9}')
-    assert cli.main(["check", *args, str(evidence)]) == 2
+    assert main(["check", *args, str(evidence)]) == 2
     assert capsys.readouterr().err.startswith(f"scorecontract: error: {code}: ")
 
 
 def test_cli_found_ids_in_the_receipt(tmp_path, capsys):
     evidence = tmp_path / "e.json"
     evidence.write_bytes(b'{"candidate": "m-2", "run_id": "r-7", "score": 1e400}')
-    assert cli.main(["check", "--format", "json", "--candidate", "m-1", str(evidence)]) == 3
+    assert main(["check", "--format", "json", "--candidate", "m-1", str(evidence)]) == 3
     provenance = json.loads(capsys.readouterr().out)["provenance"]
     # 1e400 is INVALID, but the members beside it are still read and shown.
     assert provenance["candidate"] == {"required": "m-1", "found": "m-2"}
     assert provenance["run_id"] == {"required": None, "found": "r-7"}
     evidence.write_bytes(b'{"candidate": 5, "score": NaN}')
-    assert cli.main(["check", "--format", "json", "--candidate", "m-1", str(evidence)]) == 3
+    assert main(["check", "--format", "json", "--candidate", "m-1", str(evidence)]) == 3
     provenance = json.loads(capsys.readouterr().out)["provenance"]
     assert provenance["candidate"] == {"required": "m-1", "found": None}
 
@@ -355,9 +355,9 @@ def test_report_all_matching_passes_and_cli(tmp_path, capsys):
         )
     )
     assert report(path, scheduled=2, candidate="m-1").verdict is Verdict.PASS
-    assert cli.main(["report", "--scheduled", "2", "--candidate", "m-1", "--format", "json", str(path)]) == 0
+    assert main(["report", "--scheduled", "2", "--candidate", "m-1", "--format", "json", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["candidate"] == "m-1"
-    assert cli.main(["report", "--scheduled", "2", "--candidate", "m-2", str(path)]) == 3
+    assert main(["report", "--scheduled", "2", "--candidate", "m-2", str(path)]) == 3
     assert "candidate-mismatch" in capsys.readouterr().out
     with pytest.raises(PolicyError):
         report(path, scheduled=2, candidate="")

@@ -1,5 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""Reason codes are the stable interface: documented, and all accounted for."""
+"""Reason codes are the stable interface: documented, and all accounted for.
+
+White-box: the package's own table of codes, ``_errors.REASONS``, is held to
+docs/reason-codes.md and to the codes the source raises; the table itself is
+not public.
+"""
 
 from __future__ import annotations
 

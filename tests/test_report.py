@@ -14,6 +14,7 @@ import json
 import pytest
 
 import scorecontract
+from public_support import report_cli
 from scorecontract import Observation, Policy, PolicyError, Report, Verdict, report
 
 
@@ -490,14 +491,17 @@ def test_wrong_kinds_of_source_are_invalid():
 
 
 def test_a_defect_while_reading_a_line_fails_closed(monkeypatch):
-    import scorecontract._trials as trials
+    import math
 
-    def broken(score, policy):
+    def broken(value):
         raise ZeroDivisionError
 
-    monkeypatch.setattr(trials, "decide_with_reason", broken)
-    # An extra member keeps the line off the canonical fast path.
-    result = report(jsonl('{"trial_id": "a", "score": 0.9, "seed": 1}'), scheduled=1)
+    policy = Policy()  # made before the defect: only the line's score meets it
+    with monkeypatch.context() as patched:
+        # A defect in deciding the line's score: math.isfinite raising.
+        patched.setattr(math, "isfinite", broken)
+        # An extra member keeps the line off the canonical fast path.
+        result = report(jsonl('{"trial_id": "a", "score": 0.9, "seed": 1}'), scheduled=1, policy=policy)
     assert result.verdict is Verdict.INVALID
     assert result.invalid_by_code == {"internal-error": 1}
 
@@ -604,19 +608,19 @@ def assert_safe(text: str) -> None:
 
 
 @pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
-def test_every_format_escapes_nasty_ids(form):
-    from scorecontract._cli._report_output import render
-
-    text = render(nasty_report(), form, "dir/trials,1:.jsonl")
+def test_every_format_escapes_nasty_ids(form, tmp_path):
+    text = report_cli(tmp_path, nasty_file(), "--scheduled", "8", form=form, name="dir/trials,1:.jsonl").out
     assert_safe(text)
     assert "\u202e" not in text and "\x1b" not in text and "\x07" not in text
 
 
-def test_github_lines_cannot_be_forged():
-    from scorecontract._cli._report_output import render_github
+def printed_lines(run):
+    assert run.out.endswith("\n"), run.out
+    return run.out[:-1].split("\n")
 
-    result = nasty_report()
-    lines = render_github(result, "a,b:c.jsonl").split("\n")
+
+def test_github_lines_cannot_be_forged(tmp_path):
+    lines = printed_lines(report_cli(tmp_path, nasty_file(), "--scheduled", "8", form="github", name="a,b:c.jsonl"))
     # one per invalid observation, one per missing trial listed, the
     # unnamed missing trial, and the verdict
     assert len(lines) == 3 + 3 + 1 + 1
@@ -630,20 +634,16 @@ def test_github_lines_cannot_be_forged():
     assert not any(line.count("::error") > 1 for line in lines)
 
 
-def test_github_notice_on_pass():
-    from scorecontract._cli._report_output import render_github
-
-    lines = render_github(report(jsonl(trial("a", "0.9")), scheduled=1)).split("\n")
+def test_github_notice_on_pass(tmp_path):
+    lines = printed_lines(report_cli(tmp_path, jsonl(trial("a", "0.9")), "--scheduled", "1", form="github", name="-"))
     assert lines == [
         "::notice title=scorecontract report::PASS meets-threshold: mean score 0.9 (0.9 / 1) >= 0.8"
         " (policy default) -- scheduled 1, observed 1, valid 1, invalid 0, ignored 0, missing 0; mean score 0.9 = 0.9 / 1"
     ]
 
 
-def test_markdown_tables_keep_their_columns():
-    from scorecontract._cli._report_output import render_markdown
-
-    text = render_markdown(nasty_report())
+def test_markdown_tables_keep_their_columns(tmp_path):
+    text = report_cli(tmp_path, nasty_file(), "--scheduled", "8", form="markdown", name="-").out
     import re
 
     rows = [line for line in text.split("\n") if line.startswith("| ") and line[2].isdigit()]
@@ -653,11 +653,8 @@ def test_markdown_tables_keep_their_columns():
         assert len(re.findall(r"(?<!\\)\|", row)) == 5  # four cells
 
 
-def test_text_output_shows_counts_metrics_and_lists():
-    from scorecontract._cli._report_output import render_text
-
-    text = render_text(report(jsonl(*MIXED), manifest=MANIFEST), "trials.jsonl")
-    lines = text.split("\n")
+def test_text_output_shows_counts_metrics_and_lists(tmp_path):
+    lines = printed_lines(report_cli(tmp_path, jsonl(*MIXED), manifest=MANIFEST))
     assert lines[0] == "INVALID missing-evidence: 5 of 9 scheduled trials lack valid evidence (policy default)"
     assert "scheduled 9: valid 4, missing 5" in lines
     assert "observed 13: valid 4, invalid 8, ignored reruns 1" in lines
@@ -666,10 +663,8 @@ def test_text_output_shows_counts_metrics_and_lists():
     assert "  line 12: 'zz': not-scheduled: trial 'zz' is not in the manifest" in lines
 
 
-def test_json_output_has_top_level_integer_counts():
-    from scorecontract._cli._report_output import render_json
-
-    out = json.loads(render_json(report(jsonl(*MIXED), manifest=MANIFEST)))
+def test_json_output_has_top_level_integer_counts(tmp_path):
+    out = json.loads(report_cli(tmp_path, jsonl(*MIXED), manifest=MANIFEST, form="json").out)
     for name, value in [
         ("scheduled", 9),
         ("observed", 13),
@@ -685,10 +680,8 @@ def test_json_output_has_top_level_integer_counts():
     assert out["invalid_by_code"]["not-scheduled"] == 1
 
 
-def test_json_output_escapes_lone_surrogates():
-    from scorecontract._cli._report_output import render_json
-
-    text = render_json(nasty_report())
+def test_json_output_escapes_lone_surrogates(tmp_path):
+    text = report_cli(tmp_path, nasty_file(), "--scheduled", "8", form="json", name="-").out
     text.encode("ascii")
     # The receipt, as check prints its own: a lone surrogate is shown as
     # its escape, so the line loads with the strict loader too.
@@ -697,13 +690,10 @@ def test_json_output_escapes_lone_surrogates():
     assert scorecontract.loads(text.encode("ascii")) == out
 
 
-def test_junit_xml_has_one_testcase_per_scheduled_trial():
+def test_junit_xml_has_one_testcase_per_scheduled_trial(tmp_path):
     import xml.etree.ElementTree as ET
 
-    from scorecontract._cli._report_output import junit_xml_bytes
-
-    result = report(jsonl(*MIXED), manifest=MANIFEST)
-    root = ET.fromstring(junit_xml_bytes(result))
+    root = ET.fromstring(report_cli(tmp_path, jsonl(*MIXED), manifest=MANIFEST, junit=True).junit)
     suite = root.find("testsuite")
     cases = suite.findall("testcase")
     assert [c.get("name") for c in cases] == MANIFEST
@@ -726,12 +716,10 @@ def test_junit_xml_has_one_testcase_per_scheduled_trial():
     assert properties["verdict"] == "INVALID" and properties["invalid"] == "8"
 
 
-def test_junit_xml_survives_nasty_ids():
+def test_junit_xml_survives_nasty_ids(tmp_path):
     import xml.etree.ElementTree as ET
 
-    from scorecontract._cli._report_output import junit_xml_bytes
-
-    root = ET.fromstring(junit_xml_bytes(nasty_report()))
+    root = ET.fromstring(report_cli(tmp_path, nasty_file(), "--scheduled", "8", junit=True).junit)
     names = [c.get("name") for c in root.iter("testcase")]
     assert len(names) == 8
     assert names[:3] == [repr(NASTY[0]), "t,1:2%3", "t|pipe`tick*"]
@@ -769,10 +757,9 @@ def test_public_names():
     assert "report" in scorecontract.__all__ and "Report" in scorecontract.__all__
 
 
-def test_the_readme_example_is_what_the_report_prints():
+def test_the_readme_example_is_what_the_report_prints(tmp_path):
     import re
 
-    from scorecontract._cli._report_output import render_text
     from support import ROOT
 
     page = (ROOT / "docs" / "reports.md").read_text(encoding="utf-8")
@@ -784,7 +771,7 @@ def test_the_readme_example_is_what_the_report_prints():
     expected = output_block.split("\n", 1)[1].rstrip("\n")
     result = report(data, scheduled=4)
     assert result.verdict is Verdict.INVALID
-    assert render_text(result, "trials.jsonl") == expected
+    assert report_cli(tmp_path, data, "--scheduled", "4").out == expected + "\n"
 
 
 def test_every_list_has_its_own_cap():

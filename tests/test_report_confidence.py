@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import pickle
-import types
 import xml.etree.ElementTree as ET
 from decimal import Decimal
 from fractions import Fraction
@@ -20,9 +19,9 @@ from math import sqrt
 
 import pytest
 
+from public_support import report_cli
 from scorecontract import Policy, PolicyError, Verdict, report
 from scorecontract._cli import main
-from scorecontract._cli._report_output import junit_xml_bytes, receipt_dict, render
 from support import FIXTURES
 
 REPORTS = FIXTURES / "reports"
@@ -180,14 +179,20 @@ def flapping(**keywords):
     return report(FLAPPING, scheduled=20, threshold=0.8, confidence=0.95, **keywords)
 
 
+def flapping_cli(tmp_path, *options, **outputs):
+    """``scorecontract report`` on the flapping file, as flapping() decides it."""
+    argv = ("--scheduled", "20", "--threshold", "0.8", *options)
+    return report_cli(tmp_path, FLAPPING.read_bytes(), *argv, name="flapping.jsonl", **outputs)
+
+
 def test_the_flapping_message_says_it_all():
     result = flapping()
     assert result.message == FLAP_TEXT
 
 
 @pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
-def test_every_format_shows_estimate_bound_confidence_method_and_n(form):
-    shown = render(flapping(), form, "flapping.jsonl")
+def test_every_format_shows_estimate_bound_confidence_method_and_n(form, tmp_path):
+    shown = flapping_cli(tmp_path, "--confidence", "0.95", form=form).out
     if form == "json":
         interval = json.loads(shown)["metrics"]["mean"]["interval"]
         assert interval == {
@@ -216,8 +221,8 @@ def test_every_format_shows_estimate_bound_confidence_method_and_n(form):
     assert "would need about 4157 trials at this variance" in shown
 
 
-def test_junit_properties_carry_the_bound():
-    root = ET.fromstring(junit_xml_bytes(flapping()))
+def test_junit_properties_carry_the_bound(tmp_path):
+    root = ET.fromstring(flapping_cli(tmp_path, "--confidence", "0.95", junit=True).junit)
     properties = {p.get("name"): p.get("value") for p in root.iter("property")}
     assert properties["confidence"] == "0.95"
     assert properties["mean_bound_method"] == "clt" and properties["mean_bound_side"] == "lower"
@@ -226,18 +231,18 @@ def test_junit_properties_carry_the_bound():
     assert abs(float(properties["mean_se"]) - 0.0876296) < 1e-6
     assert properties["mean_trials_needed"] == "4157"
     # Without a confidence, none of it.
-    plain = ET.fromstring(junit_xml_bytes(report(FLAPPING, scheduled=20, threshold=0.8)))
+    plain = ET.fromstring(flapping_cli(tmp_path, junit=True).junit)
     assert not [p for p in plain.iter("property") if p.get("name", "").startswith(("mean_", "confidence"))]
 
 
-def test_the_receipt_holds_the_bound_and_it_is_what_decided():
-    receipt = receipt_dict(flapping())
+def test_the_receipt_holds_the_bound_and_it_is_what_decided(tmp_path):
+    receipt = flapping_cli(tmp_path, "--confidence", "0.95", receipt=True).receipt
     assert receipt["confidence"] == 0.95 and receipt["bound"] == "clt" and receipt["cluster_by"] is None
     mean = receipt["metrics"]["mean"]
     assert mean["meets_threshold"] is False and mean["interval"]["meets_threshold"] is False
     assert mean["decides"] is True
     # The same file without a confidence: no interval, and it passes.
-    plain = receipt_dict(report(FLAPPING, scheduled=20, threshold=0.8))
+    plain = flapping_cli(tmp_path, receipt=True).receipt
     assert plain["confidence"] is None and plain["bound"] is None
     assert plain["metrics"]["mean"]["interval"] is None and plain["verdict"] == "PASS"
 
@@ -465,15 +470,21 @@ def test_bare_counts_naming_different_trials_cannot_be_paired():
 
 def test_paired_outputs_show_the_comparison(tmp_path):
     result = report(CANDIDATE, scheduled=30, baseline=BASELINE, max_regression=0.05, confidence=0.95)
-    text = render(result, "text")
+
+    def paired(form="text", **outputs):
+        argv = ("--scheduled", "30", "--max-regression", "0.05", "--confidence", "0.95")
+        return report_cli(tmp_path, CANDIDATE.read_bytes(), *argv, baseline=BASELINE.read_bytes(), form=form, **outputs)
+
+    text = paired().out
     assert "paired: mean difference -0.00333333 (candidate - baseline), 95% lower bound" in text
     assert f"baseline: {BASELINE.stat().st_size} bytes" in text
-    assert "Paired comparison with the baseline" in render(result, "markdown")
-    assert "unpaired SE" in render(result, "github")
-    receipt = receipt_dict(result)
+    assert "Paired comparison with the baseline" in paired("markdown").out
+    assert "unpaired SE" in paired("github").out
+    run = paired(receipt=True, junit=True)
+    receipt = run.receipt
     assert receipt["regression"]["pairs"] == 30 and receipt["regression"]["interval"]["unpaired_se"] > 0
     assert receipt["regression"]["baseline"]["input"]["sha256"] == result.regression.baseline.sha256
-    root = ET.fromstring(junit_xml_bytes(result))
+    root = ET.fromstring(run.junit)
     properties = {p.get("name"): p.get("value") for p in root.iter("property")}
     assert properties["pairs"] == "30" and properties["max_regression"] == "0.05"
     assert "difference_unpaired_se" in properties
@@ -525,15 +536,14 @@ def test_options_that_would_decide_nothing_are_refused(keywords, code):
 
 
 def test_direction_lower_decides_on_the_upper_bound():
-    from scorecontract._confidence import direction, mean_bound
-    from scorecontract._stats import Sums
-
-    assert direction(Policy(0.8)) == "higher"
-    lower_is_better = types.SimpleNamespace(direction="lower", minimum=0, maximum=1)
-    interval = mean_bound(Sums.of([0.1, 0.2, 0.3, 0.2]), 0.95, 0.5, "clt", lower_is_better)  # type: ignore[arg-type]
-    assert interval.side == "upper" and interval.bound > 0.2 and interval.meets
+    assert Policy(0.8).direction == "higher"
+    lower_is_better = Policy(0.5, direction="lower")
+    result = report(jsonl([0.1, 0.2, 0.3, 0.2]), scheduled=4, policy=lower_is_better, confidence=0.95)
+    interval = result.as_dict()["metrics"]["mean"]["interval"]
+    assert interval["side"] == "upper" and interval["bound"] > 0.2 and interval["meets_threshold"] is True
+    assert result.verdict is Verdict.PASS
     with pytest.raises(PolicyError):
-        direction(types.SimpleNamespace(direction="sideways"))  # type: ignore[arg-type]
+        Policy(0.8, direction="sideways")
 
 
 def test_candidate_binds_the_candidates_file_only():
@@ -555,7 +565,8 @@ def test_exact_policies_decide_on_the_same_bounds():
     exact = Policy(Decimal("0.8"), exact=True)
     result = report(FLAPPING, scheduled=20, policy=exact, confidence=Decimal("0.95"))
     assert result.message == FLAP_TEXT
-    assert receipt_dict(result)["confidence"] == Decimal("0.95")
+    # What the receipt is made of: Report.as_dict(), exact numbers kept.
+    assert result.as_dict()["confidence"] == Decimal("0.95")
     paired = report(
         CANDIDATE,
         scheduled=30,

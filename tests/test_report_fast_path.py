@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The report's canonical-line fast path and the full path agree on every line.
 
+White-box: the report's fast path (``_tally``) is switched off to compare it
+with the full path line by line.
+
 ``_tally.stream_lines`` counts a canonical trial line,
 ``{"trial_id": "<printable ASCII>", "score": <number>}``, without the strict
 pipeline.  Here a large seeded corpus -- canonical lines in both member

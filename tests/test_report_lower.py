@@ -20,9 +20,9 @@ from statistics import fmean, stdev
 
 import pytest
 
+from public_support import report_cli
 from scorecontract import Policy, Verdict, report
 from scorecontract._cli import main
-from scorecontract._cli._report_output import junit_xml_bytes, receipt_dict, render
 from support import FIXTURES
 
 FLAPPING = FIXTURES / "reports" / "flapping.jsonl"
@@ -268,6 +268,12 @@ def mirrored(**keywords):
     return report(jsonl(mirrored_flapping()), scheduled=20, policy=Policy(0.2, direction="lower"), **keywords)
 
 
+def mirrored_cli(tmp_path, *options, **outputs):
+    """``scorecontract report`` on the mirrored file, as mirrored() decides it."""
+    policy = {"version": "default", "threshold": 0.2, "exact": False, "direction": "lower"}
+    return report_cli(tmp_path, jsonl(mirrored_flapping()), "--scheduled", "20", *options, policy=policy, **outputs)
+
+
 def test_messages_say_the_comparison_that_was_made():
     assert mirrored().message == "mean score 0.19 (3.8 / 20) <= 0.2 (lower is better)"
     result = report(jsonl([0.31] * 20), scheduled=20, policy=Policy(0.2, direction="lower"))
@@ -279,8 +285,8 @@ def test_messages_say_the_comparison_that_was_made():
 
 
 @pytest.mark.parametrize("form", ["text", "json", "markdown", "github"])
-def test_every_format_shows_the_upper_bound_and_the_direction(form):
-    shown = render(mirrored(confidence=0.95, min_pass_rate=0.5), form, "mae.jsonl")
+def test_every_format_shows_the_upper_bound_and_the_direction(form, tmp_path):
+    shown = mirrored_cli(tmp_path, "--confidence", "0.95", "--min-pass-rate", "0.5", form=form, name="mae.jsonl").out
     if form == "json":
         document = json.loads(shown)
         assert document["policy"]["direction"] == "lower"
@@ -299,15 +305,16 @@ def test_every_format_shows_the_upper_bound_and_the_direction(form):
         assert "trials scoring <= 0.2; minimum 0.5" in shown
 
 
-def test_junit_names_each_trial_by_the_comparison_made():
-    root = ET.fromstring(junit_xml_bytes(mirrored()))
+def test_junit_names_each_trial_by_the_comparison_made(tmp_path):
+    run = mirrored_cli(tmp_path, junit=True, receipt=True)
+    root = ET.fromstring(run.junit)
     failures = [case.find("failure") for case in root.iter("testcase")]
     messages = [failure.get("message") for failure in failures if failure is not None]
     assert messages == ["line 17: score 0.8 > threshold 0.2"] + [
         f"line {line}: score 1 > threshold 0.2" for line in (18, 19, 20)
     ]
     assert root.find("testsuite").get("failures") == "4"
-    receipt = receipt_dict(mirrored())
+    receipt = run.receipt
     assert receipt["verdict"] == "PASS" and receipt["policy"]["direction"] == "lower"
 
 

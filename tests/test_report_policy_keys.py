@@ -20,11 +20,21 @@ import pytest
 
 from scorecontract import Policy, PolicyError, decide, dumps, evaluate, judge, load_policy, report
 from scorecontract._cli import main
-from scorecontract._policy_file import policy_from_bytes
 from support import FIXTURES
 
 LINES = b'{"trial_id": "t-1", "score": 0.5}\n{"trial_id": "t-2", "score": 0.5}\n'
 FLAPPING = FIXTURES / "reports" / "flapping.jsonl"
+
+
+def policy_from_bytes(data: bytes, *, toml: bool = False) -> Policy:
+    """``load_policy`` of a file holding *data*: the public way in."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / ("policy.toml" if toml else "policy.json")
+        path.write_bytes(data)
+        return load_policy(path)
 
 
 @pytest.mark.parametrize(
@@ -116,9 +126,11 @@ def test_policy_files_hold_them_in_json_and_toml(tmp_path):
     with pytest.raises(PolicyError) as info:
         policy_from_bytes(b'{"version": "v", "threshold": 0.8, "exact": false, "confidance": 0.95}')
     assert info.value.code == "unknown-policy-key" and "did you mean 'confidence'" in info.value.message
+    path.write_bytes(b'{"version": "v", "threshold": 0.8, "exact": false, "confidence": 1.5}')
     with pytest.raises(PolicyError) as info:
-        policy_from_bytes(b'{"version": "v", "threshold": 0.8, "exact": false, "confidence": 1.5}')
-    assert info.value.code == "bad-policy" and info.value.message.startswith("policy file <policy>: confidence")
+        load_policy(path)
+    assert info.value.code == "bad-policy"
+    assert info.value.message.startswith(f"policy file {ascii(str(path))}: confidence"), info.value.message
     if sys.version_info >= (3, 11):
         toml = b'version = "v"\nthreshold = 0.8\nexact = false\nconfidence = 0.95\nbound = "hoeffding"\n'
         assert policy_from_bytes(toml, toml=True) == policy

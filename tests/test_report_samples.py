@@ -19,7 +19,6 @@ import pytest
 
 from scorecontract import PolicyError, Source, Verdict, report
 from scorecontract._cli import main
-from scorecontract._samples import canonical_trial_id, split_queries
 from support import FIXTURES, run_fresh
 
 SAMPLES = FIXTURES / "harnesses" / "samples"
@@ -65,10 +64,19 @@ def test_every_per_sample_fixture_is_gated_here():
 # -- canonical trial ids ---------------------------------------------------------------
 
 
+def trial_id_of(trial_id, document):
+    """The id ``report(..., trial_id=...)`` gives the one trial *document*."""
+    line = json.dumps({**document, "score": 0.9}, ensure_ascii=False).encode() + b"\n"
+    result = report(line, scheduled=1, select_score="score", trial_id=trial_id)
+    assert result.valid == 1 and result.invalid_observations == (), result
+    [row] = result.trials()
+    return row[0]
+
+
 def test_trial_ids_are_the_json_text_of_their_members():
-    assert canonical_trial_id([("$.a", 3), ("$.b", "none")]) == ('[3,"none"]', None)
-    assert canonical_trial_id([("$.a", "1"), ("$.b", "a")])[0] != canonical_trial_id([("$.a", 1), ("$.b", "a")])[0]
-    assert canonical_trial_id([("$.a", "é\u2028")])[0] == '["é\u2028"]'
+    assert trial_id_of("$.a,$.b", {"a": 3, "b": "none"}) == '[3,"none"]'
+    assert trial_id_of("$.a,$.b", {"a": "1", "b": "a"}) != trial_id_of("$.a,$.b", {"a": 1, "b": "a"})
+    assert trial_id_of("$.a", {"a": "é\u2028"}) == '["é\u2028"]'
 
 
 @pytest.mark.parametrize(
@@ -105,9 +113,10 @@ def test_string_and_integer_ids_are_two_trials():
 
 
 def test_split_queries_keeps_commas_inside_brackets_and_quotes():
-    assert split_queries("doc_id,filter") == ["doc_id", "filter"]
-    assert split_queries("$['acc,none'],/x") == ["$['acc,none']", "/x"]
-    assert split_queries("$[?@.a == 'x,y'].b,seed") == ["$[?@.a == 'x,y'].b", "seed"]
+    # One member per query: two queries give a two-member id.
+    assert trial_id_of("doc_id,filter", {"doc_id": 1, "filter": "f"}) == '[1,"f"]'
+    assert trial_id_of("$['acc,none'],/x", {"acc,none": 1, "x": 2}) == "[1,2]"
+    assert trial_id_of("$[?@.a == 'x,y'].b,seed", {"t": {"a": "x,y", "b": 5}, "seed": 7}) == "[5,7]"
 
 
 # -- the generic form ------------------------------------------------------------------

@@ -11,9 +11,8 @@ import os
 import pytest
 
 import scorecontract
-import scorecontract._sign as sign_module
 from scorecontract import InvalidEvidence, PolicyError, authenticate, load_key, sign
-from scorecontract._cli import _main as cli
+from scorecontract._cli import main
 from support import run_fresh, run_main
 
 KEY = b"k3y-" + bytes(range(32, 64))  # 36 bytes, printable
@@ -207,9 +206,7 @@ def test_a_key_ending_in_two_line_endings_is_refused(tmp_path, ending, monkeypat
         assert info.value.code == "bad-key"
         assert "line ending" in info.value.message
     monkeypatch.setenv("SC_TEST_KEY", (KEY + ending).decode())
-    with pytest.raises(PolicyError) as info:
-        sign_module.key_from_env("SC_TEST_KEY")
-    assert info.value.code == "bad-key"
+    assert key_from_env_refused("SC_TEST_KEY", tmp_path) == "bad-key"
 
 
 @pytest.mark.parametrize("ending", [b"", b"\n", b"\r\n"], ids=["none", "lf", "crlf"])
@@ -222,7 +219,7 @@ def test_sign_and_authenticate_normalise_a_key_as_the_cli_does(tmp_path, ending,
     assert sign(EVIDENCE, key=raw) == sign(EVIDENCE, key=load_key(path)) == sign(EVIDENCE, key=KEY)
     evidence = tmp_path / "e.json"
     evidence.write_bytes(EVIDENCE)
-    assert cli.main(["sign", "--key-file", path, str(evidence)]) == 0
+    assert main(["sign", "--key-file", path, str(evidence)]) == 0
     capsys.readouterr()
     cli_signature = (tmp_path / "e.json.sig").read_text()
     assert cli_signature == sign(EVIDENCE, key=raw)
@@ -230,7 +227,7 @@ def test_sign_and_authenticate_normalise_a_key_as_the_cli_does(tmp_path, ending,
     # And a Python signature made with the raw bytes passes the CLI gate.
     python_sig = tmp_path / "python.sig"
     python_sig.write_text(sign(EVIDENCE, key=raw))
-    status = cli.main(
+    status = main(
         [
             "check",
             "--key-file",
@@ -291,24 +288,38 @@ def test_missing_directory_and_fifo_key_files(tmp_path):
         assert info.value.code == "bad-key"
 
 
-def test_key_from_env(monkeypatch):
+def sign_with_env(name, tmp_path):
+    """``scorecontract sign --key-env NAME``: the signature it wrote, or its refusal."""
+    evidence = tmp_path / "env-evidence.json"
+    evidence.write_bytes(EVIDENCE)
+    output = tmp_path / "env-evidence.sig"
+    if output.exists():
+        output.unlink()
+    result = run_main("sign", "--key-env", name, "--output", str(output), str(evidence))
+    return result, (output.read_text() if result.returncode == 0 else None)
+
+
+def key_from_env_refused(name, tmp_path):
+    """The reason code ``sign --key-env NAME`` exits 2 with (no file written)."""
+    result, signature = sign_with_env(name, tmp_path)
+    assert result.returncode == 2 and signature is None, result
+    err = result.stderr.decode()
+    assert err.startswith("scorecontract: error: ") and err.endswith("\n"), err
+    return err.split(": ")[2]
+
+
+def test_key_from_env(monkeypatch, tmp_path):
+    # The key a --key-env signs with is KEY exactly: its signature is KEY's.
     monkeypatch.setenv("SC_TEST_KEY", KEY.decode())
-    assert sign_module.key_from_env("SC_TEST_KEY") == KEY
+    assert sign_with_env("SC_TEST_KEY", tmp_path)[1] == sign(EVIDENCE, key=KEY)
     monkeypatch.setenv("SC_TEST_KEY", KEY.decode() + "\n")
-    assert sign_module.key_from_env("SC_TEST_KEY") == KEY
+    assert sign_with_env("SC_TEST_KEY", tmp_path)[1] == sign(EVIDENCE, key=KEY)
     for value in ("", "short"):
         monkeypatch.setenv("SC_TEST_KEY", value)
-        with pytest.raises(PolicyError) as info:
-            sign_module.key_from_env("SC_TEST_KEY")
-        assert info.value.code == "bad-key"
+        assert key_from_env_refused("SC_TEST_KEY", tmp_path) == "bad-key"
     monkeypatch.delenv("SC_TEST_KEY")
     for name in ("SC_TEST_KEY", "", "A=B"):
-        with pytest.raises(PolicyError) as info:
-            sign_module.key_from_env(name)
-        assert info.value.code == "bad-key"
-
-
-# -- the command line: sign, then check ----------------------------------------
+        assert key_from_env_refused(name, tmp_path) == "bad-key"
 
 
 @pytest.fixture
@@ -319,12 +330,12 @@ def files(tmp_path):
 
 
 def test_cli_sign_writes_path_sig_and_never_overwrites(files, capsys):
-    assert cli.main(["sign", "--key-file", files["key"], str(files["evidence"])]) == 0
+    assert main(["sign", "--key-file", files["key"], str(files["evidence"])]) == 0
     written = str(files["evidence"]) + ".sig"
     assert capsys.readouterr().out == written + "\n"
     before = open(written, "rb").read()
     assert before.decode() == sign(EVIDENCE, key=KEY)
-    assert cli.main(["sign", "--key-file", files["other"], str(files["evidence"])]) == 2
+    assert main(["sign", "--key-file", files["other"], str(files["evidence"])]) == 2
     assert "already exists" in capsys.readouterr().err
     assert open(written, "rb").read() == before
 
@@ -341,7 +352,7 @@ def test_cli_sign_output_and_stdin(files, tmp_path):
 def test_cli_sign_signs_invalid_evidence_too(files, capsys):
     # Signing authenticates; it does not judge.  The gate judges.
     files["evidence"].write_bytes(b'{"score": NaN}')
-    assert cli.main(["sign", "--key-file", files["key"], str(files["evidence"])]) == 0
+    assert main(["sign", "--key-file", files["key"], str(files["evidence"])]) == 0
 
 
 @pytest.mark.parametrize(
@@ -355,25 +366,25 @@ def test_cli_sign_signs_invalid_evidence_too(files, capsys):
 )
 def test_cli_sign_key_errors(files, capsys, args, status, code):
     args = [files["key"] if arg == "KEYFILE" else arg for arg in args]
-    assert cli.main(["sign", *args, str(files["evidence"])]) == status
+    assert main(["sign", *args, str(files["evidence"])]) == status
     if code:
         assert code in capsys.readouterr().err
     assert not os.path.exists(str(files["evidence"]) + ".sig")
 
 
 def test_cli_sign_missing_evidence_exits_3(files, tmp_path, capsys):
-    assert cli.main(["sign", "--key-file", files["key"], str(tmp_path / "absent.json")]) == 3
+    assert main(["sign", "--key-file", files["key"], str(tmp_path / "absent.json")]) == 3
     assert "file-not-found" in capsys.readouterr().err
 
 
 def check(files, *args, capsys):
-    status = cli.main(["check", "--format", "json", *args, str(files["evidence"])])
+    status = main(["check", "--format", "json", *args, str(files["evidence"])])
     out = capsys.readouterr()
     return status, json.loads(out.out) if out.out else None, out.err
 
 
 def test_cli_check_authenticated_pass(files, capsys):
-    cli.main(["sign", "--key-file", files["key"], str(files["evidence"])])
+    main(["sign", "--key-file", files["key"], str(files["evidence"])])
     capsys.readouterr()
     status, receipt, _ = check(
         files, "--key-file", files["key"], "--candidate", "m-1", "--run-id", "r-1", capsys=capsys
@@ -414,7 +425,7 @@ def test_cli_check_authentication_before_content(files, capsys):
 
 def test_cli_check_signed_nan_is_still_invalid(files, capsys):
     files["evidence"].write_bytes(b'{"candidate": "m-1", "score": NaN}')
-    cli.main(["sign", "--key-file", files["key"], str(files["evidence"])])
+    main(["sign", "--key-file", files["key"], str(files["evidence"])])
     capsys.readouterr()
     status, receipt, _ = check(files, "--key-file", files["key"], "--candidate", "m-1", capsys=capsys)
     assert (status, receipt["code"]) == (3, "non-standard-constant")
@@ -441,7 +452,7 @@ def test_cli_check_explicit_signature_and_key_env(files, tmp_path, capsys, monke
 )
 def test_cli_check_configuration_errors_exit_2_without_a_receipt(files, tmp_path, capsys, args, code):
     receipt = tmp_path / "r.json"
-    assert cli.main(["check", "--receipt", str(receipt), *args, str(files["evidence"])]) == 2
+    assert main(["check", "--receipt", str(receipt), *args, str(files["evidence"])]) == 2
     assert code in capsys.readouterr().err
     assert not receipt.exists()
 

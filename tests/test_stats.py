@@ -2,6 +2,10 @@
 """Confidence bounds: reference values, an independent high-precision oracle,
 and the direction of every rounding (against PASS).
 
+White-box: the bounds are computed by ``_stats`` and ``_confidence``
+directly, at inputs and to precisions that a report's rounded output cannot
+show.
+
 Each reference table row gives inputs -> (estimate, bound, verdict) and its
 source.  Every published value is also checked against the oracle here, so
 a misremembered table entry fails rather than passes quietly:

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: MIT
 """The strict loader: where a refusal points, load_document(), and the fast path.
 
+White-box: the loader's own functions (``_strict_json``, ``_encoding``,
+``_jsonpath``'s non-finite reads) and its fast path are checked directly,
+positions included.
+
 - A NaN, an Infinity or a duplicated member name is refused with the
   position of the token to blame, as a syntax error is.
 - load_document() applies every strict rule but records each non-finite

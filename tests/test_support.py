@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: MIT
 """The suite's own runners: in-process ``run_main`` gives what a fresh interpreter gives.
 
+White-box: ``run_main`` promises to put back the class state of
+``_cli._io.Output``, which no command shows (``main`` resets it), so one
+test reads it.
+
 Most command-line tests call ``run_main`` instead of spawning ``python -m
 scorecontract`` (``run_cli``); this is what makes that sound.  Each call is
 compared with a fresh interpreter's, byte for byte, and leaves nothing

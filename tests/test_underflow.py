@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorecontract import judge
+from scorecontract import InvalidEvidence, judge, loads
 from scorecontract._cli import main
-from scorecontract._strict_json import underflows
 
 
 @pytest.mark.parametrize(
@@ -28,7 +27,14 @@ from scorecontract._strict_json import underflows
     ],
 )
 def test_underflows(token, expected):
-    assert underflows(token) is expected
+    # As a score, str or bytes: refused as underflow exactly when expected.
+    record = b'{"score": ' + token + b"}" if type(token) is bytes else '{"score": ' + token + "}"
+    try:
+        loads(record)
+    except InvalidEvidence as exc:
+        assert exc.code == "underflow" and expected, (token, exc.code)
+    else:
+        assert not expected, token
 
 
 @pytest.fixture
@@ -104,11 +110,8 @@ def test_messages_name_the_value_not_the_type():
     assert "builtins" not in str(info.value) and "0" in str(info.value)
 
 
-def test_unusable_evidence_path_is_invalid():
-    from scorecontract import InvalidEvidence
-    from scorecontract._read import read_evidence_file
-
+def test_unusable_evidence_path_is_invalid(capsys):
+    # main() in-process takes what no real argv can hold: NUL, a lone surrogate.
     for path in ("a\x00b.json", "\ud800.json"):
-        with pytest.raises(InvalidEvidence) as info:
-            read_evidence_file(path, 100)
-        assert info.value.code == "file-unreadable"
+        assert main(["check", "--max-bytes", "100", "--", path]) == 3
+        assert capsys.readouterr().out.startswith("INVALID file-unreadable: "), path

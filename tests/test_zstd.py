@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The pure-Python Zstandard decoder (RFC 8878): vectors, bounds, refusals, fuzz, differential.
 
+White-box: the decoder, ``_zstd``, is driven directly on the reference's
+vectors, bounds and fuzz; Inspect .eval logs reach it through ``_archive``.
+
 The vectors under tests/data/zstd/ were written by the reference
 implementation (tools/zstd/make_vectors.py); their manifest gives each
 one's SHA-256 and the SHA-256 of its content, so the default suite, which
