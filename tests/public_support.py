@@ -196,3 +196,20 @@ def value_options(command: str) -> list[tuple[str, list[str] | None]]:
     if not found:
         raise AssertionError(f"{command} --help shows no option that takes a value")
     return found
+
+
+def harnesses() -> list[str]:
+    """Return the harnesses ``--from`` takes, in the order the command line lists them."""
+    return choices("check", "--from")
+
+
+def choices(command: str, option: str) -> list[str]:
+    """Return the values *option* of *command* takes, as its usage error lists them."""
+    from support import run_main
+
+    result = run_main(command, option, "?", "x.json")
+    match = re.search(r"invalid choice: '\?' \(choose from (.*)\)", result.stderr.decode())
+    found = re.findall(r"'([a-z-]+)'", match.group(1)) if match else []
+    if result.returncode != 2 or not found:
+        raise AssertionError(f"{command} {option} ? lists no choices: {result.stderr!r}")
+    return found

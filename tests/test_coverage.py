@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from craft import eval_members, write_eval
 from scorecontract import Policy, PolicyError, Source, Verdict, evaluate, report
 from scorecontract._cli import main
 
@@ -789,18 +790,10 @@ def _inspect_twice(tmp_path):
 
 
 def _eval_twice(tmp_path):
-    """arithmetic.eval with member samples/4_epoch_1.json holding sample 1 (DEFLATE, which Archive reads)."""
-    import zipfile
-
-    from scorecontract._archive import Archive
-
-    raw = (CORPUS / "inspect" / "arithmetic.eval").read_bytes()
-    path = tmp_path / "log.eval"
-    with Archive(raw, what="the log") as archive, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
-        for name in archive.names:
-            source = "samples/1_epoch_1.json" if name == "samples/4_epoch_1.json" else name
-            out.writestr(name, archive.read(source, 1 << 24))
-    return path
+    """arithmetic.eval with member samples/4_epoch_1.json holding sample 1 (DEFLATE, which every Python reads)."""
+    members = eval_members(CORPUS / "inspect" / "arithmetic.eval")
+    members["samples/4_epoch_1.json"] = members["samples/1_epoch_1.json"]
+    return write_eval(tmp_path / "log.eval", members)
 
 
 def _lm_eval_twice(tmp_path):
@@ -974,16 +967,9 @@ def test_a_helm_per_instance_mean_the_rounding_would_decide_is_an_invalid_observ
 def test_check_and_report_count_the_sample_members_of_an_eval_alike(tmp_path, capsys):
     # arithmetic.eval (inspect-ai 0.3.285, 5 samples) with a sixth member, a
     # copy of sample 1 named for a sample 6 the run never scheduled.
-    import zipfile
-
-    from scorecontract._archive import Archive
-
-    raw = (CORPUS / "inspect" / "arithmetic.eval").read_bytes()
-    path = tmp_path / "log.eval"
-    with Archive(raw, what="the log") as archive, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
-        for name in archive.names:
-            out.writestr(name, archive.read(name, 1 << 24))
-        out.writestr("samples/6_epoch_1.json", archive.read("samples/1_epoch_1.json", 1 << 24))
+    members = eval_members(CORPUS / "inspect" / "arithmetic.eval")
+    members["samples/6_epoch_1.json"] = members["samples/1_epoch_1.json"]
+    path = write_eval(tmp_path / "log.eval", members)
     said = "holds more samples than its run had: samples in the log 6 at samples/*.json"
     for argv in (
         ["check", "--from", "inspect", "--scorer", "match", "--metric", "accuracy"],

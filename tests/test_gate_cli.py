@@ -38,7 +38,7 @@ EXCLUDED = ("--help", "--format", "--receipt", "--junit-xml", "--keep-evidence")
 _COMPANIONS = {
     "signature": {"key-env": "SC_PROBE_KEY"},
     "baseline": {"max-regression": 0.1},
-    "results": {"from": "lm-eval", "sample-metric": "acc", "task": "mmlu"},
+    "results": {"from": "lm-eval", "metric": "acc", "task": "mmlu"},
 }
 
 

@@ -266,3 +266,26 @@ def test_no_private_name_crosses_a_module_of_the_harness_layer():
                     if alias.name.startswith("_") and alias.name != "__version__" and node.module is not None
                 ]
     assert crossing == []
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_report_from_harness_help_shows_that_harness_registered_options(name):
+    # report --from X --help is built from the registry: each option the
+    # harness's per-sample reader takes is on its page.
+    from support import run_main
+
+    result = run_main("report", "--from", name, "--help")
+    out = result.stdout.decode()
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert "exit status" in out
+    samples = load(name).SAMPLES
+    if samples is None:
+        assert f"check --from {name}" in out and "no per-sample records" in out
+        return
+    assert out.startswith(f"usage: scorecontract report --from {name}")
+    assert samples.options
+    for option in samples.options:
+        assert option.flag in out, option.flag
+    # And check's own page for the same harness is the headline's.
+    checked = run_main("check", "--from", name, "--help")
+    assert checked.returncode == 0 and checked.stdout.decode().startswith(f"usage: scorecontract check --from {name}")

@@ -1033,7 +1033,7 @@ def test_each_adapter_follows_the_release_its_corpus_was_written_by(harness):
     manifest = json.loads((ROOT / "tests" / "data" / "conformance" / harness / "manifest.json").read_text())
     release = manifest["release"]
     _, sections = harness_sections()
-    assert release in load(harness).FOLLOWS and release in sections[harness], release
+    assert release in follows(harness) and release in sections[harness], release
 
 
 def test_the_page_warns_against_promptfoo_metrics_score_and_leaves_room_for_reports():
