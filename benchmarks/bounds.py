@@ -4,6 +4,7 @@
     python benchmarks/bounds.py                # 2,000 replications a cell (minutes)
     python benchmarks/bounds.py --smoke        # few replications and cells (about a second)
     python benchmarks/bounds.py --bounds clt,hoeffding --families beta-left --reps 500
+    python benchmarks/bounds.py --jobs 2 --progress   # the same rows, in two processes
 
 For every bound in ``BOUNDS`` and every family of scores it applies to, at
 each n, it draws replicated samples with a fixed seed and asks the gate,
@@ -14,6 +15,9 @@ are measured per cell:
 - **false PASS**: the share of PASS when the true mean is just below the
   threshold (threshold - gap, 0.78 by default);
 - **size**: the share of PASS when the true mean is exactly the threshold.
+
+n runs over 2, 3, 5, 20, 100 and 1000 (the paired families stop at 100:
+each replication reads two files).
 
 A bound whose guarantee is ``finite-sample`` promises both at most
 alpha = 1 - confidence at every n.  The script exits 1 when such a bound,
@@ -300,6 +304,9 @@ FAMILIES: dict[str, Family] = {
     "paired-beta-right": Family("paired-beta-right", ("pairs",), paired(beta_right), paired=True),
 }
 SIZES = (2, 3, 5, 20, 100, 1000)
+# A paired report at n = 1000 reads two files (about 70 ms a replication):
+# the paired families stop at 100.
+PAIRED_SIZES = (2, 3, 5, 20, 100)
 GROUPS = (5, 8, 20, 100)
 SMOKE_SIZES = (3, 20)
 SMOKE_GROUPS = (5,)
@@ -385,24 +392,65 @@ def memoized_quantile() -> Iterator[None]:
         module.quantile = original
 
 
+# What a forked worker runs: (bounds, families, setting), set before the fork.
+_TASK: tuple[dict[str, Bound], dict[str, Family], Setting] | None = None
+
+
+def _run_task(cell: tuple[str, int, tuple[str, ...]]) -> dict[str, tuple[float, float, float | None]]:
+    if _TASK is None:
+        raise RuntimeError("no task: simulate() sets it before forking")
+    bounds, families, setting = _TASK
+    family, size, names = cell
+    with memoized_quantile():
+        return run_cell(families[family], size, {name: bounds[name] for name in names}, setting)
+
+
 def simulate(
     bounds: dict[str, Bound],
     families: dict[str, Family],
     setting: Setting,
     sizes: Sequence[int] = SIZES,
     groups: Sequence[int] = GROUPS,
+    paired_sizes: Sequence[int] | None = None,
+    jobs: int = 1,
+    progress: bool = False,
 ) -> list[Row]:
-    """Every row: each bound on each family it applies to, at each size."""
+    """Every row: each bound on each family it applies to, at each size.
+
+    *jobs* > 1 runs the cells in that many forked processes; each cell
+    seeds its own generator, so the rows are the same either way.
+    """
+    global _TASK
+    cells: list[tuple[str, int, tuple[str, ...]]] = []
+    for family in families.values():
+        names = tuple(name for name, bound in bounds.items() if applies(bound, family))
+        if not names:
+            continue
+        here = groups if family.clustered else (paired_sizes or sizes) if family.paired else sizes
+        cells += [(family.name, size, names) for size in here]
+    _TASK = (bounds, families, setting)
+    try:
+        if jobs > 1:
+            import multiprocessing
+
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                results = []
+                for cell, result in zip(cells, pool.imap(_run_task, cells)):
+                    results.append(result)
+                    if progress:
+                        print(f"  {cell[0]} at {cell[1]} done", file=sys.stderr, flush=True)
+        else:
+            results = []
+            for cell in cells:
+                results.append(_run_task(cell))
+                if progress:
+                    print(f"  {cell[0]} at {cell[1]} done", file=sys.stderr, flush=True)
+    finally:
+        _TASK = None
     rows: list[Row] = []
-    with memoized_quantile():
-        for family in families.values():
-            here = {name: bound for name, bound in bounds.items() if applies(bound, family)}
-            if not here:
-                continue
-            for size in groups if family.clustered else sizes:
-                cell = run_cell(family, size, here, setting)
-                for name, (false_pass, boundary, width) in cell.items():
-                    rows.append(Row(name, family.name, size, false_pass, boundary, width, checked(here[name], family)))
+    for (family, size, _), result in zip(cells, results):
+        for name, (false_pass, boundary, width) in result.items():
+            rows.append(Row(name, family, size, false_pass, boundary, width, checked(bounds[name], families[family])))
     return rows
 
 
@@ -507,6 +555,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--sigmas", type=float, default=Setting().sigmas, help="Monte Carlo SEs allowed over alpha")
     parser.add_argument("--bounds", help="comma-separated names from BOUNDS (default: all)")
     parser.add_argument("--families", help="comma-separated names from FAMILIES (default: all)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to run the cells in (the rows do not change)")
+    parser.add_argument("--progress", action="store_true", help="name each cell on stderr as it finishes")
     return parser.parse_args(argv)
 
 
@@ -542,6 +592,9 @@ def main(argv: Sequence[str] | None = None, *, bounds: dict[str, Bound] | None =
         setting,
         SMOKE_SIZES if args.smoke else SIZES,
         SMOKE_GROUPS if args.smoke else GROUPS,
+        SMOKE_SIZES if args.smoke else PAIRED_SIZES,
+        jobs=args.jobs,
+        progress=args.progress,
     )
     print(tables(rows, chosen_bounds, chosen_families, setting))
     broken = failures(rows, setting)
