@@ -59,14 +59,11 @@ Standard library only.
 from __future__ import annotations
 
 import argparse
-import functools
-import importlib
 import math
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Callable, NamedTuple, Union
@@ -372,26 +369,6 @@ def run_cell(
     }
 
 
-@contextmanager
-def memoized_quantile() -> Iterator[None]:
-    """Memoize the Student t quantile for the run: a pure function of (alpha, df).
-
-    Looked up by name, so that a package whose quantile moved still runs
-    (slower); the module is restored on exit.
-    """
-    try:
-        module = importlib.import_module("scorecontract._student_t")
-        original = module.quantile
-    except (ImportError, AttributeError):
-        yield
-        return
-    module.quantile = functools.lru_cache(maxsize=None)(original)
-    try:
-        yield
-    finally:
-        module.quantile = original
-
-
 # What a forked worker runs: (bounds, families, setting), set before the fork.
 _TASK: tuple[dict[str, Bound], dict[str, Family], Setting] | None = None
 
@@ -401,8 +378,7 @@ def _run_task(cell: tuple[str, int, tuple[str, ...]]) -> dict[str, tuple[float, 
         raise RuntimeError("no task: simulate() sets it before forking")
     bounds, families, setting = _TASK
     family, size, names = cell
-    with memoized_quantile():
-        return run_cell(families[family], size, {name: bounds[name] for name in names}, setting)
+    return run_cell(families[family], size, {name: bounds[name] for name in names}, setting)
 
 
 def simulate(

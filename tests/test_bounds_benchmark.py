@@ -142,13 +142,3 @@ def test_a_sample_key_ignores_order_but_keeps_what_decides(bench):
     assert a.key() == b.key()
     assert a.key() != bench.Sample((1, 0.5, 0), (0, 0, 1)).key()  # 0.5 moved to another cluster
     assert bench.Sample((1, 0), baseline=(0, 1)).key() != bench.Sample((1, 0), baseline=(1, 0)).key()
-
-
-def test_the_memoized_quantile_is_restored(bench):
-    from scorecontract import _student_t
-
-    original = _student_t.quantile
-    with bench.memoized_quantile():
-        assert _student_t.quantile is not original
-        assert _student_t.quantile(0.05, 7) == original(0.05, 7)
-    assert _student_t.quantile is original
