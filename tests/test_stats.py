@@ -28,14 +28,12 @@ from pathlib import Path
 import pytest
 
 from scorecontract import InvalidEvidence, PolicyError, _stats
-from scorecontract._stats import (
-    Sums,
-    clopper_pearson,
-    clt_bound,
-    hoeffding_bound,
-    no_regression,
-    paired_bound,
-)
+from scorecontract._bounds import _clopper_pearson
+from scorecontract._bounds._asymptotic_t import clt_bound
+from scorecontract._bounds._clopper_pearson import clopper_pearson
+from scorecontract._bounds._hoeffding import hoeffding_bound
+from scorecontract._bounds._paired import paired_bound
+from scorecontract._stats import Sums, no_regression
 from support import CorpusMissing
 
 # -- oracles ------------------------------------------------------------------------
@@ -247,7 +245,7 @@ def test_clopper_pearson_closed_forms(k, n, side, confidence):
     # 40 bits in the exact range; above it, the 2**-20 tail margin moves
     # ln p by at most about 2**-20 (k = 1) -- far less for larger k.
     scale = exact if side == "lower" else 1 - exact
-    limit = Decimal(2) ** -39 if n <= _stats.EXACT_TRIALS else Decimal(2) ** -19
+    limit = Decimal(2) ** -39 if n <= _clopper_pearson.EXACT_TRIALS else Decimal(2) ** -19
     assert distance <= limit * scale
 
 
@@ -316,7 +314,7 @@ def test_the_horner_check_agrees_with_fractions():
 def test_the_floating_point_range_is_rounded_down_and_close(k, n):
     # Above EXACT_TRIALS the tail is summed in floating point with an error
     # bound; the result must still be on the safe side of the exact tail.
-    assert n > _stats.EXACT_TRIALS
+    assert n > _clopper_pearson.EXACT_TRIALS
     alpha = Fraction(1, 20)
     bound = clopper_pearson(k, n, confidence=0.95).bound
     a, d = bound.as_integer_ratio()
@@ -330,7 +328,7 @@ def test_the_floating_point_range_is_rounded_down_and_close(k, n):
 @pytest.mark.parametrize("k, n", [(1, 50), (17, 50), (49, 50), (600, 1000), (1999, 2000)], ids=str)
 def test_the_floating_point_method_agrees_with_the_exact_one(k, n, monkeypatch):
     exact = clopper_pearson(k, n, confidence=0.95).bound
-    monkeypatch.setattr(_stats, "EXACT_TRIALS", 0)
+    monkeypatch.setattr(_clopper_pearson, "EXACT_TRIALS", 0)
     floating = clopper_pearson(k, n, confidence=0.95).bound
     assert floating <= exact
     assert exact - floating <= 2.0**-19 * exact
@@ -338,7 +336,7 @@ def test_the_floating_point_method_agrees_with_the_exact_one(k, n, monkeypatch):
 
 @pytest.mark.parametrize("k, n, p", [(30, 100, 0.2), (700, 3000, 0.21), (52, 10**5, 0.0003), (5000, 10**4, 0.49)])
 def test_the_floating_point_tail_and_its_error_bound(k, n, p):
-    log_tail, error, _ = _stats._float_log_tail(k, n, p)
+    log_tail, error, _ = _clopper_pearson._float_log_tail(k, n, p)
     a, d = p.as_integer_ratio()
     if n <= 3000:
         exact = _tail_numerator_horner(n, k, a, d - a)
@@ -354,7 +352,7 @@ def test_the_floating_point_tail_and_its_error_bound(k, n, p):
     "n, k", [(10, 3), (40, 20), (1000, 1), (1000, 999), (10**5, 31415), (10**5, 5 * 10**4), (10**6, 1000)]
 )
 def test_log_comb_within_its_error_bound(n, k):
-    value, error = _stats._log_comb(n, k)
+    value, error = _clopper_pearson._log_comb(n, k)
     assert abs(value - math.log(math.comb(n, k))) <= error
     assert error < 1e-9 * max(1.0, math.log(n))
 
@@ -400,7 +398,7 @@ def test_clt_reference_table(inputs, expected):
     values, confidence, threshold = inputs
     estimate, se, bound_digits, meets = expected
     bound = clt_bound(Sums.of(values), confidence=confidence)
-    assert bound.estimate == estimate and bound.n == len(values) and bound.method == "clt"
+    assert bound.estimate == estimate and bound.n == len(values) and bound.method == "asymptotic-t"
     assert abs(Decimal(bound.se) - Decimal(se)) <= Decimal("1e-6") * Decimal(se)
     assert abs(Decimal(bound.bound) - Decimal(bound_digits)) <= Decimal("5e-6")
     assert bound.meets(threshold) is meets
@@ -422,7 +420,7 @@ def test_the_flapping_example_would_need_about_4157_trials():
     assert bound.trials_needed(0.8) == 4157
     assert bound.trials_needed(0.81) is None  # the mean itself does not pass
     assert bound.trials_needed(0.9) is None
-    assert "95% lower bound 0.658476 (n=20, SE 0.0876)" == bound.summary()
+    assert "95% lower bound (asymptotic-t) 0.658476 (n=20, SE 0.0876)" == bound.summary()
 
 
 def random_cases(count, seed):
@@ -472,7 +470,7 @@ ROUNDED = ["0.1", "1", "-2.5", "0.6658621292407418", "1e-400", "-1e-400", "1e400
 @pytest.mark.parametrize("text", ROUNDED)
 def test_rounding_to_a_double_is_directed_and_tight(text):
     value = Decimal(text)
-    down, up = _stats._round_down_to_float(value), _stats._round_up_to_float(value)
+    down, up = _stats.round_down_to_float(value), _stats.round_up_to_float(value)
     assert Decimal(down) <= value <= Decimal(up)
     assert down != math.inf and up != -math.inf
     if Decimal(down) != value:  # the nearest double on each side
@@ -486,15 +484,15 @@ def test_decimal_steps_are_directed():
     from decimal import ROUND_CEILING, ROUND_FLOOR
 
     third = Fraction(1, 3)
-    assert Fraction(_stats._decimal(third, _stats._context(ROUND_FLOOR))) < third
-    assert Fraction(_stats._decimal(third, _stats._context(ROUND_CEILING))) > third
+    assert Fraction(_stats.rounded(third, _stats.context(ROUND_FLOOR))) < third
+    assert Fraction(_stats.rounded(third, _stats.context(ROUND_CEILING))) > third
     for text in ("2", "0.153578947368421052631578947368421052631", "1e-30"):
-        root = _stats._sqrt_up(Decimal(text))
+        root = _stats.sqrt_up(Decimal(text))
         assert Fraction(root) ** 2 >= Fraction(Decimal(text))
     assert (
-        Fraction(_stats._offset(third, Decimal(0), "lower"))
+        Fraction(_stats.offset(third, Decimal(0), "lower"))
         < third
-        < Fraction(_stats._offset(third, Decimal(0), "upper"))
+        < Fraction(_stats.offset(third, Decimal(0), "upper"))
     )
 
 
@@ -504,7 +502,7 @@ def test_the_normal_quantile_for_the_power_analysis_is_close():
     for confidence in ("0.9", "0.95", "0.975", "0.99", "0.999999"):
         alpha = 1 - Fraction(confidence)
         exact = normal_quantile(confidence)
-        assert abs(Decimal(_stats._z(alpha)) - exact) < Decimal("1e-14") * exact
+        assert abs(Decimal(_stats.z_of(alpha)) - exact) < Decimal("1e-14") * exact
 
 
 # -- refusing what the trials cannot support -------------------------------------------
@@ -532,8 +530,8 @@ def test_insufficient_trials_is_invalid_never_a_zero_width_bound(attempt):
 def test_the_refusal_says_what_to_use_instead():
     with pytest.raises(InvalidEvidence) as info:
         clt_bound(Sums.of([0.8] * 50), confidence=0.95)
-    assert "zero variance" in info.value.message
-    assert "Hoeffding" in info.value.message and "Clopper-Pearson" in info.value.message
+    # What to use instead is the report's to say (tests/test_report_confidence.py).
+    assert "zero variance" in info.value.message and "asymptotic" in info.value.message
 
 
 def test_hoeffding_and_clopper_pearson_hold_where_clt_is_refused():
@@ -619,7 +617,7 @@ def test_one_trial_per_cluster_is_exactly_the_plain_se():
     values = [0.9, 0.7, 1, 0.4, 0.85, 0.6]
     plain = clt_bound(Sums.of(values), confidence=0.95)
     clustered = clt_bound(Sums.of(values), confidence=0.95, clusters=clusters_of(values, range(6)))
-    assert clustered.method == "clustered-clt" and clustered.clusters == 6
+    assert clustered.method == "asymptotic-t" and clustered.clusters == 6
     assert (clustered.se, clustered.bound) == (plain.se, plain.bound)
     # The cluster-robust (CR0) variance sum_c E_c**2 / n**2 would be the
     # plain one times (n - 1) / n: Miller's diagonal uses n - 1.
@@ -924,7 +922,7 @@ def test_bounds_are_immutable_values_without_truth():
         "clusters",
         "unpaired_se",
     }
-    assert "Bound(method='clt'" in repr(bound)
+    assert "Bound(method='asymptotic-t'" in repr(bound)
 
 
 def test_docstring_examples_run():

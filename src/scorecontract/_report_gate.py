@@ -309,33 +309,20 @@ def check_bound_scope(
 ) -> None:
     """Refuse a bound an option does not reach (``option-conflict``): none is silently ignored.
 
-    Clustered standard errors widen the CLT bound on the mean only: the
-    Hoeffding bound and the pass rate's Clopper-Pearson bound assume
-    independent trials and would ignore the clusters.  The paired
-    difference with a baseline is bounded by the CLT only.
+    The rules are ``_bound_rules.scope_conflict``'s (what each bound of
+    ``_bounds.REGISTRY`` applies to), worded here in ``report()``'s keywords.
     """
+    from ._bound_rules import scope_conflict
+
     if confidence is None:
         return  # no bound is computed; cluster_by and bound were refused already
-    if cluster_by is not None:
-        if bound == "hoeffding":
-            raise PolicyError(
-                "option-conflict",
-                "cluster_by cannot be combined with bound 'hoeffding': clustered errors apply to the CLT bound "
-                "on the mean only (bound 'clt')",
-            )
-        if metric == "pass-rate" or min_pass_rate is not None:
-            raise PolicyError(
-                "option-conflict",
-                "cluster_by cannot be combined with a pass rate that decides (metric 'pass-rate' or "
-                "min_pass_rate): clustered errors apply to the CLT bound on the mean only; the pass rate's "
-                "Clopper-Pearson bound would ignore the clusters",
-            )
-    if baseline is not None and bound == "hoeffding":
-        raise PolicyError(
-            "option-conflict",
-            "a baseline cannot be combined with bound 'hoeffding': the paired difference is bounded by the CLT "
-            "only (bound 'clt')",
-        )
+    pass_rate = "metric" if metric == "pass-rate" else "min_pass_rate" if min_pass_rate is not None else None
+    found = scope_conflict(bound, cluster_by is not None, baseline is not None, pass_rate)
+    if found is not None:
+        option, other, why = found
+        named = {"bound": f"bound {bound!r}", "metric": "metric 'pass-rate'", "min_pass_rate": "min_pass_rate"}
+        where = "a baseline" if option == "baseline" else option
+        raise PolicyError("option-conflict", f"{where} cannot be combined with {named[other]}: {why}")
 
 
 def check_paired(confidence: object, cluster_by: object, baseline: object, max_regression: object, metric: str) -> None:

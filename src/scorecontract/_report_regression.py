@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         max_regression: Number | None
         confidence: Number | None
         cluster_by: str | None
+        bound: str
 
 
 __all__ = ["compare_with_baseline"]
@@ -47,7 +48,8 @@ def compare_with_baseline(
     """
     from fractions import Fraction
 
-    from ._stats import Sums, paired_bound
+    from ._bounds._paired import paired_bound
+    from ._stats import Sums
 
     if tally.scores is None or baseline_tally is None or baseline_tally.scores is None:
         raise InvalidEvidence("internal-error", "a paired comparison without scores; please report it")
@@ -92,6 +94,9 @@ def compare_with_baseline(
                     clusters=clusters,
                     candidate=Sums.of(mine[t] for t in pairs),  # type: ignore[misc]
                     baseline=Sums.of(theirs[t] for t in pairs),  # type: ignore[misc]
+                    bound=options.bound,
+                    minimum=tally.policy.minimum,
+                    maximum=tally.policy.maximum,
                 )
             except InvalidEvidence as exc:
                 from ._confidence import _HINT

@@ -321,8 +321,9 @@ class Report(NoTruthValue, Value):
     - ``policy``: the ``Policy`` applied;
     - ``candidate``: the candidate every line had to name, or None;
     - ``confidence``: the confidence the metrics decided at, or None (the
-      point estimates decided); ``bound``, the mean's method (``"clt"`` or
-      ``"hoeffding"``), and ``cluster_by``, the query naming each trial's
+      point estimates decided); ``bound``, the mean's bound (a name in
+      ``_bounds.REGISTRY``: ``"empirical-bernstein"``, ``"hoeffding"`` or
+      ``"asymptotic-t"``), and ``cluster_by``, the query naming each trial's
       cluster, or None; each deciding metric's ``interval`` holds its bound;
     - ``regression``: the paired comparison with a baseline (a
       ``Regression``), or None.
