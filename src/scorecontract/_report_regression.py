@@ -49,7 +49,7 @@ def compare_with_baseline(
     from fractions import Fraction
 
     from ._bounds._paired import paired_bound
-    from ._stats import Sums
+    from ._stats import Sums, to_float
 
     if tally.scores is None or baseline_tally is None or baseline_tally.scores is None:
         raise InvalidEvidence("internal-error", "a paired comparison without scores; please report it")
@@ -75,7 +75,8 @@ def compare_with_baseline(
     interval = None
     if pairs:
         sums = Sums.of_counts(differences)
-        mean_difference = float(Fraction(sums.total) / sums.count)
+        # to_float: differences of exact 1E+999 scores are beyond the doubles.
+        mean_difference = to_float(Fraction(sums.total) / sums.count)
         # Exactly, without dividing: total >= -D * n (or <= D * n).
         product = context.multiply(threshold, len(pairs))
         meets = sums.total >= product if side == "lower" else sums.total <= product

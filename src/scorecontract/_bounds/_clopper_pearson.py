@@ -31,7 +31,7 @@ import math
 from .._bound_rules import alpha_of
 from .._describe import describe_value
 from .._errors import PolicyError
-from .._stats import Bound, check_side, context, fraction_of, insufficient, round_down_to_float, rounded, z_of
+from .._stats import Bound, check_side, context, fraction_of, insufficient, round_down_to_float, rounded, to_float, z_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -345,7 +345,7 @@ def two_valued(k: int, n: int, alpha: Fraction, side: str, low: Fraction, high: 
         side=side,
         confidence=confidence,
         n=n,
-        estimate=float(mean),
+        estimate=to_float(mean),
         bound=bound,
         _alpha=alpha,
         _mean=mean,

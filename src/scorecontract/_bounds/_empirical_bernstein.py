@@ -5,7 +5,7 @@ For n independent scores in [a, b], R = b - a, alpha = 1 - confidence and
 L = ln(2 / alpha), the one-sided lower bound is::
 
     mean - sqrt(2 * S**2 * L / n) - R * L / (3 * n)
-    S = min(R / 2, s + R * sqrt(2 * L / (n - 1)))
+    S = min(R / 2, c + sqrt(s**2 + c**2)),    c = R * sqrt(L / (2 * (n - 1)))
 
 with s**2 the sample variance (the n - 1 denominator).  It holds at every
 n, by two steps of probability alpha / 2 each:
@@ -15,14 +15,18 @@ n, by two steps of probability alpha / 2 each:
   below the average by more than sqrt(2 sigma**2 ln(1/d) / n) +
   R ln(1/d) / (3n) with probability at most d (Boucheron, Lugosi and
   Massart, "Concentration Inequalities", 2013, theorem 2.10);
-- sigma <= s + R sqrt(2 ln(1/d) / (n - 1)) but with probability d
-  (A. Maurer and M. Pontil, "Empirical Bernstein bounds and sample
-  variance penalization", COLT 2009, theorem 10), and sigma <= R / 2
-  always (Popoviciu's inequality), so the smaller of the two serves.
+- sigma**2 - s**2 <= sigma * R sqrt(2 ln(1/d) / (n - 1)) but with
+  probability d, for independent scores in [a, b] (A. Maurer and M.
+  Pontil, "Empirical Bernstein bounds and sample variance penalization",
+  COLT 2009, the proof of theorem 10, by the self-bounding property of
+  the sample variance).  Solved for sigma, that is sigma <= c +
+  sqrt(s**2 + c**2) with c = R sqrt(ln(1/d) / (2 (n - 1))); theorem 10
+  states the looser sigma <= s + 2c.  And sigma <= R / 2 always
+  (Popoviciu's inequality), so the smaller of the two serves.
 
-Maurer and Pontil's theorem 4 is the same bound with the cross term
-sqrt(2L/n) * R sqrt(2L/(n-1)) folded into 7 R L / (3 (n - 1)); it is kept
-apart here, which is never wider.  The cap R / 2 makes the bound valid at
+Maurer and Pontil's theorem 4 is the same bound with theorem 10's looser
+step and the cross term folded into 7 R L / (3 (n - 1)); the bound here is
+never wider than theirs.  The cap R / 2 makes the bound valid at
 n = 1 too, and never much wider than Hoeffding's.  The upper bound is the
 mirror image.  The bound is then clipped to [a, b], where the mean lies.
 
@@ -91,7 +95,7 @@ def empirical_bernstein_bound(
         >>> b = empirical_bernstein_bound(Sums.of([0.9] * 50 + [0.7] * 50), confidence=0.95,
         ...                               minimum=0, maximum=1)
         >>> b.method, round(b.bound, 4)
-        ('empirical-bernstein', 0.6862)
+        ('empirical-bernstein', 0.7045)
         >>> empirical_bernstein_bound(Sums.of([1] * 29 + [0]), confidence=0.95,
         ...                           minimum=0, maximum=1).method
         'clopper-pearson'
@@ -146,8 +150,8 @@ def bernstein_bound(
     log = ln_up(2 / alpha)
     cap = up.divide(spread, 2)
     if units >= 2:
-        s = sqrt_up(rounded(ss / (units - 1), up))
-        sigma = min(cap, up.add(s, up.multiply(spread, sqrt_up(up.divide(up.multiply(2, log), units - 1)))))
+        c = up.multiply(spread, sqrt_up(up.divide(log, 2 * (units - 1))))
+        sigma = min(cap, up.add(c, sqrt_up(up.add(rounded(ss / (units - 1), up), up.multiply(c, c)))))
     else:
         sigma = cap
     width = up.add(
@@ -170,13 +174,12 @@ def bernstein_bound(
         # their number, so the first that fits is found by doubling and
         # bisection (in floating point: this is "about N").
         target = to_float(gap)
+        if not (math.isfinite(target) and math.isfinite(range_) and math.isfinite(variance)):
+            return None  # beyond the doubles: no estimate worth printing
 
         def fits(m: int) -> bool:
-            sd = (
-                range_ / 2
-                if m < 2
-                else min(range_ / 2, math.sqrt(variance) + range_ * math.sqrt(2 * log_float / (m - 1)))
-            )
+            c = range_ * math.sqrt(log_float / (2 * (m - 1))) if m >= 2 else 0.0
+            sd = range_ / 2 if m < 2 else min(range_ / 2, c + math.sqrt(variance + c * c))
             return math.sqrt(2 * sd * sd * log_float / m) + range_ * log_float / (3 * m) <= target
 
         lo, hi = 0, 1
