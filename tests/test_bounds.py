@@ -259,3 +259,12 @@ def test_huge_bounded_scores_decide_and_every_receipt_loads(scores, low, high, e
             assert b"internal error" not in done.stderr
             assert done.returncode in (1, 3), done.stderr
             assert loads(receipt.read_bytes())["verdict"] in ("FAIL", "INVALID")
+
+
+@pytest.mark.parametrize("name", list(REGISTRY) + ["_clustered", "_paired"])
+def test_the_examples_in_each_bound_module_run(name):
+    import doctest
+
+    module = importlib.import_module(f"scorecontract._bounds.{REGISTRY[name][0] if name in REGISTRY else name}")
+    failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failed == 0

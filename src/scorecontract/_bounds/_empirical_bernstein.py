@@ -95,7 +95,7 @@ def empirical_bernstein_bound(
         >>> b = empirical_bernstein_bound(Sums.of([0.9] * 50 + [0.7] * 50), confidence=0.95,
         ...                               minimum=0, maximum=1)
         >>> b.method, round(b.bound, 4)
-        ('empirical-bernstein', 0.7045)
+        ('empirical-bernstein', 0.7046)
         >>> empirical_bernstein_bound(Sums.of([1] * 29 + [0]), confidence=0.95,
         ...                           minimum=0, maximum=1).method
         'clopper-pearson'
