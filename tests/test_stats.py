@@ -29,7 +29,7 @@ import pytest
 
 from scorecontract import InvalidEvidence, PolicyError, _stats
 from scorecontract._bounds import _clopper_pearson
-from scorecontract._bounds._asymptotic_t import clt_bound
+from scorecontract._bounds._asymptotic_t import student_t_bound
 from scorecontract._bounds._clopper_pearson import clopper_pearson
 from scorecontract._bounds._hoeffding import hoeffding_bound
 from scorecontract._bounds._paired import paired_bound
@@ -397,7 +397,7 @@ CLT_TABLE = {
 def test_clt_reference_table(inputs, expected):
     values, confidence, threshold = inputs
     estimate, se, bound_digits, meets = expected
-    bound = clt_bound(Sums.of(values), confidence=confidence)
+    bound = student_t_bound(Sums.of(values), confidence=confidence)
     assert bound.estimate == estimate and bound.n == len(values) and bound.method == "asymptotic-t"
     assert abs(Decimal(bound.se) - Decimal(se)) <= Decimal("1e-6") * Decimal(se)
     assert abs(Decimal(bound.bound) - Decimal(bound_digits)) <= Decimal("5e-6")
@@ -412,7 +412,7 @@ def test_clt_reference_table(inputs, expected):
 
 
 def test_the_flapping_example_would_need_about_4157_trials():
-    bound = clt_bound(Sums.of(FLAPPING), confidence=0.95)
+    bound = student_t_bound(Sums.of(FLAPPING), confidence=0.95)
     # t**2 * s**2 / (mean - threshold)**2 = 1.645449**2 * 0.153579 / 0.01**2
     # = 4156.2, with t(4156): the mean 0.81 at this variance needs 4157
     # trials for its bound to reach 0.8 (z alone would say 4156).
@@ -432,7 +432,7 @@ def random_cases(count, seed):
 
 
 @pytest.mark.parametrize("confidence", [0.9, 0.95, Decimal("0.999"), Decimal("0.999999999")])
-def test_clt_bounds_are_rounded_against_pass(confidence):
+def test_student_t_bounds_are_rounded_against_pass(confidence):
     checked = 0
     for values in random_cases(40, seed=14):
         if len(set(values)) < 2:
@@ -440,8 +440,8 @@ def test_clt_bounds_are_rounded_against_pass(confidence):
         z = t_quantile(confidence, len(values) - 1)
         mean, se = exact_mean_and_se(values)
         sums = Sums.of(values)
-        lower = clt_bound(sums, confidence=confidence)
-        upper = clt_bound(sums, confidence=confidence, side="upper")
+        lower = student_t_bound(sums, confidence=confidence)
+        upper = student_t_bound(sums, confidence=confidence, side="upper")
         assert Decimal(lower.bound) <= mean - z * se
         assert Decimal(upper.bound) >= mean + z * se
         slack = Decimal("2e-9") * z * se + Decimal("1e-15") * abs(mean)
@@ -453,7 +453,7 @@ def test_clt_bounds_are_rounded_against_pass(confidence):
 
 def test_an_upper_bound_decides_lower_is_better():
     latency = Sums.of([1.2, 0.9, 1.1, 1.0, 1.3, 0.8])
-    bound = clt_bound(latency, confidence=0.95, side="upper")
+    bound = student_t_bound(latency, confidence=0.95, side="upper")
     assert bound.bound > bound.estimate
     assert bound.meets(1.5) and not bound.meets(1.1)
     assert bound.trials_needed(1.1) is not None and bound.trials_needed(1.0) is None
@@ -508,10 +508,10 @@ def test_the_normal_quantile_for_the_power_analysis_is_close():
 # -- refusing what the trials cannot support -------------------------------------------
 
 REFUSED = {
-    "one-trial": lambda: clt_bound(Sums.of([0.9]), confidence=0.95),
-    "zero-variance": lambda: clt_bound(Sums.of([0.8] * 50), confidence=0.95),
-    "all-pass": lambda: clt_bound(Sums.of([1] * 20), confidence=0.95),
-    "one-cluster": lambda: clt_bound(Sums.of([1, 0, 1]), confidence=0.95, clusters=[(3, 2)]),
+    "one-trial": lambda: student_t_bound(Sums.of([0.9]), confidence=0.95),
+    "zero-variance": lambda: student_t_bound(Sums.of([0.8] * 50), confidence=0.95),
+    "all-pass": lambda: student_t_bound(Sums.of([1] * 20), confidence=0.95),
+    "one-cluster": lambda: student_t_bound(Sums.of([1, 0, 1]), confidence=0.95, clusters=[(3, 2)]),
     "identical-pairs": lambda: paired_bound(
         Sums.of([0] * 5), confidence=0.95, candidate=Sums.of([1, 0, 1, 1, 0]), baseline=Sums.of([1, 0, 1, 1, 0])
     ),
@@ -529,7 +529,7 @@ def test_insufficient_trials_is_invalid_never_a_zero_width_bound(attempt):
 
 def test_the_refusal_says_what_to_use_instead():
     with pytest.raises(InvalidEvidence) as info:
-        clt_bound(Sums.of([0.8] * 50), confidence=0.95)
+        student_t_bound(Sums.of([0.8] * 50), confidence=0.95)
     # What to use instead is the report's to say (tests/test_report_confidence.py).
     assert "zero variance" in info.value.message and "asymptotic" in info.value.message
 
@@ -615,8 +615,8 @@ def clusters_of(values, labels):
 
 def test_one_trial_per_cluster_is_exactly_the_plain_se():
     values = [0.9, 0.7, 1, 0.4, 0.85, 0.6]
-    plain = clt_bound(Sums.of(values), confidence=0.95)
-    clustered = clt_bound(Sums.of(values), confidence=0.95, clusters=clusters_of(values, range(6)))
+    plain = student_t_bound(Sums.of(values), confidence=0.95)
+    clustered = student_t_bound(Sums.of(values), confidence=0.95, clusters=clusters_of(values, range(6)))
     assert clustered.method == "asymptotic-t" and clustered.clusters == 6
     assert (clustered.se, clustered.bound) == (plain.se, plain.bound)
     # The cluster-robust (CR0) variance sum_c E_c**2 / n**2 would be the
@@ -638,7 +638,7 @@ CLUSTER_CASES = {
 
 @pytest.mark.parametrize("values, labels", CLUSTER_CASES.values(), ids=CLUSTER_CASES.keys())
 def test_clustered_se_is_cr1_with_t_of_g_minus_1(values, labels):
-    bound = clt_bound(Sums.of(values), confidence=0.95, clusters=clusters_of(values, labels))
+    bound = student_t_bound(Sums.of(values), confidence=0.95, clusters=clusters_of(values, labels))
     expected = cr1_clustered_se2(values, labels)
     assert math.isclose(bound.se, math.sqrt(expected), rel_tol=1e-14)
     clusters = len(set(labels))
@@ -651,8 +651,8 @@ def test_clustered_se_is_cr1_with_t_of_g_minus_1(values, labels):
 
 def test_clustering_widens_the_bound_when_trials_repeat_a_question():
     values, labels = CLUSTER_CASES["identical-within"]
-    plain = clt_bound(Sums.of(values), confidence=0.95)
-    clustered = clt_bound(Sums.of(values), confidence=0.95, clusters=clusters_of(values, labels))
+    plain = student_t_bound(Sums.of(values), confidence=0.95)
+    clustered = student_t_bound(Sums.of(values), confidence=0.95, clusters=clusters_of(values, labels))
     assert clustered.se > 1.5 * plain.se and clustered.bound < plain.bound
     assert clustered.trials_needed(0.5) > plain.trials_needed(0.5)
 
@@ -682,7 +682,7 @@ def test_clustering_widens_the_bound_when_trials_repeat_a_question():
 )
 def test_clusters_must_add_up(clusters):
     with pytest.raises(PolicyError) as info:
-        clt_bound(Sums.of([1, 0, 1]), confidence=0.95, clusters=clusters)
+        student_t_bound(Sums.of([1, 0, 1]), confidence=0.95, clusters=clusters)
     assert info.value.code == "bad-policy"
 
 
@@ -752,7 +752,7 @@ def test_no_regression_with_lower_is_better():
 
 @pytest.mark.parametrize("max_regression", [-0.1, float("nan"), "0.1", True, None])
 def test_max_regression_must_be_a_number_at_least_0(max_regression):
-    bound = clt_bound(Sums.of([1, 0, 1]), confidence=0.95)
+    bound = student_t_bound(Sums.of([1, 0, 1]), confidence=0.95)
     with pytest.raises(PolicyError) as info:
         no_regression(bound, max_regression=max_regression)
     assert info.value.code == "bad-threshold"
@@ -790,7 +790,7 @@ def test_clopper_pearson_trials_needed_none_when_the_rate_cannot_pass():
 
 def test_clt_trials_needed_is_the_n_where_the_bound_reaches_the_threshold():
     sums = Sums.of(WIKIPEDIA)
-    bound = clt_bound(sums, confidence=0.95)
+    bound = student_t_bound(sums, confidence=0.95)
     needed = bound.trials_needed(4.5)
     # t**2 s**2 / (mean - threshold)**2 with t at the n it gives: t(df) for
     # the df one below the answer (the package's own t, checked against the
@@ -826,7 +826,7 @@ BAD_CONFIDENCE = [
 def test_confidence_strictly_between_one_half_and_one(confidence):
     for attempt in (
         lambda: clopper_pearson(1, 2, confidence=confidence),
-        lambda: clt_bound(Sums.of([1, 0]), confidence=confidence),
+        lambda: student_t_bound(Sums.of([1, 0]), confidence=confidence),
         lambda: hoeffding_bound(Sums.of([1, 0]), confidence=confidence, minimum=0, maximum=1),
     ):
         with pytest.raises(PolicyError) as info:
@@ -838,8 +838,8 @@ def test_confidence_as_float_is_its_decimal_text():
     # 0.95 the float is 0.9499999999999999555...; it means 0.95.
     assert clopper_pearson(8, 10, confidence=0.95).bound == clopper_pearson(8, 10, confidence=Decimal("0.95")).bound
     assert (
-        clt_bound(Sums.of(FLAPPING), confidence=0.95).bound
-        == clt_bound(Sums.of(FLAPPING), confidence=Decimal("0.95")).bound
+        student_t_bound(Sums.of(FLAPPING), confidence=0.95).bound
+        == student_t_bound(Sums.of(FLAPPING), confidence=Decimal("0.95")).bound
     )
 
 
@@ -850,7 +850,7 @@ def test_confidence_as_float_is_its_decimal_text():
         lambda: clopper_pearson(-1, 2, confidence=0.95),
         lambda: clopper_pearson(1.0, 2, confidence=0.95),
         lambda: clopper_pearson(1, 2, confidence=0.95, side="both"),
-        lambda: clt_bound([1, 0], confidence=0.95),
+        lambda: student_t_bound([1, 0], confidence=0.95),
         lambda: Sums(2, 1.5, 2),
         lambda: Sums(2, 3, 1),
         lambda: Sums(-1, 0, 0),
@@ -880,7 +880,7 @@ def test_configuration_faults_are_policy_errors(call):
 
 
 def test_thresholds_follow_the_numeric_contract():
-    bound = clt_bound(Sums.of(FLAPPING), confidence=0.95)
+    bound = student_t_bound(Sums.of(FLAPPING), confidence=0.95)
     for threshold in (float("nan"), True, "0.8", None):
         with pytest.raises(PolicyError) as info:
             bound.meets(threshold)
@@ -902,15 +902,15 @@ def test_sums_are_exact():
 
 
 def test_bounds_are_immutable_values_without_truth():
-    bound = clt_bound(Sums.of(FLAPPING), confidence=0.95)
+    bound = student_t_bound(Sums.of(FLAPPING), confidence=0.95)
     with pytest.raises(AttributeError):
         bound.bound = 0.9
     with pytest.raises(AttributeError):
         Sums.of([1]).total = 2
     with pytest.raises(TypeError):
         bool(bound)
-    assert bound == clt_bound(Sums.of(FLAPPING), confidence=0.95)
-    assert hash(bound) == hash(clt_bound(Sums.of(FLAPPING), confidence=0.95))
+    assert bound == student_t_bound(Sums.of(FLAPPING), confidence=0.95)
+    assert hash(bound) == hash(student_t_bound(Sums.of(FLAPPING), confidence=0.95))
     assert set(bound.as_dict()) == {
         "method",
         "side",
@@ -938,7 +938,7 @@ def test_an_interval_is_its_bound_and_the_decision_and_both_word_it_alike():
     from scorecontract._confidence import Interval
 
     for side in ("lower", "upper"):
-        bound = clt_bound(Sums.of(FLAPPING), confidence=0.95, side=side)
+        bound = student_t_bound(Sums.of(FLAPPING), confidence=0.95, side=side)
         interval = Interval(bound, 0.8 if side == "lower" else 0.2)
         assert interval.as_dict() == {
             **bound.as_dict(),

@@ -43,9 +43,9 @@ def alpha_of(confidence: object) -> Fraction:
     from fractions import Fraction
 
     problem = number_problem(confidence, True)
-    if problem is not None:
-        raise PolicyError("bad-policy", f"confidence is {problem[1]}")
-    value = to_decimal(confidence)  # type: ignore[arg-type]
+    if problem is not None or not isinstance(confidence, (int, float, Decimal)):
+        raise PolicyError("bad-policy", f"confidence is {problem[1] if problem else describe_value(confidence)}")
+    value = to_decimal(confidence)
     if not Decimal("0.5") < value < 1:
         raise PolicyError(
             "bad-policy", f"confidence {format_number(confidence)} is not strictly between 0.5 and 1 (e.g. 0.95)"

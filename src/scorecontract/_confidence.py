@@ -92,7 +92,7 @@ class Interval(Value):
         )
 
     def summary(self) -> str:
-        """``95% lower bound 0.658476 (n=20, SE 0.0876)``, as ``Bound.summary``.
+        """``95% lower bound (asymptotic-t) 0.658476 (n=20, SE 0.0876)``, as ``Bound.summary``.
 
         The bound has six significant digits, rounded against PASS (down
         for a lower bound, up for an upper one); the standard errors three,
@@ -208,9 +208,9 @@ def mean_bound(
     low, high = policy.minimum, policy.maximum
     try:
         if method == "asymptotic-t":
-            from ._bounds._asymptotic_t import clt_bound
+            from ._bounds._asymptotic_t import student_t_bound
 
-            bound = clt_bound(sums, confidence=confidence, side=side, clusters=clusters)
+            bound = student_t_bound(sums, confidence=confidence, side=side, clusters=clusters)
         elif low is None or high is None:  # check_confidence refused it already
             raise PolicyError("bad-bounds", f"the {method} bound needs finite score bounds")
         elif method == "hoeffding":

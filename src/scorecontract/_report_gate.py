@@ -65,10 +65,14 @@ def check_options(metric: object, min_pass_rate: object, max_line_bytes: object,
     if min_pass_rate is not None:
         # The score's numeric contract; Decimal is allowed, since the rate is
         # compared exactly in decimal whatever the policy (--exact reads it so).
+        from decimal import Decimal
+
         problem = number_problem(min_pass_rate, True)
-        if problem is not None:
-            raise PolicyError("bad-threshold", f"min_pass_rate is {problem[1]}")
-        if not 0 <= min_pass_rate <= 1:  # type: ignore[operator]
+        if problem is not None or not isinstance(min_pass_rate, (int, float, Decimal)):
+            raise PolicyError(
+                "bad-threshold", f"min_pass_rate is {problem[1] if problem else describe_value(min_pass_rate)}"
+            )
+        if not 0 <= min_pass_rate <= 1:
             raise PolicyError("bad-threshold", f"min_pass_rate {format_number(min_pass_rate)} is outside [0, 1]")
     check_limit("max_line_bytes", max_line_bytes)
     if max_listed is not None and (type(max_listed) is not int or max_listed < 0):
@@ -342,10 +346,14 @@ def check_paired(confidence: object, cluster_by: object, baseline: object, max_r
             "a baseline needs max_regression, and max_regression a baseline (--baseline FILE --max-regression D)",
         )
     if max_regression is not None:
+        from decimal import Decimal
+
         problem = number_problem(max_regression, True)
-        if problem is not None:
-            raise PolicyError("bad-threshold", f"max_regression is {problem[1]}")
-        if max_regression < 0:  # type: ignore[operator]
+        if problem is not None or not isinstance(max_regression, (int, float, Decimal)):
+            raise PolicyError(
+                "bad-threshold", f"max_regression is {problem[1] if problem else describe_value(max_regression)}"
+            )
+        if max_regression < 0:
             raise PolicyError("bad-threshold", f"max_regression {format_number(max_regression)} is negative")
         if metric != "mean":
             raise PolicyError("bad-policy", "a baseline compares scores: it needs metric 'mean', not 'pass-rate'")

@@ -70,6 +70,8 @@ __all__ = [
     "check_sums",
     "context",
     "exact_fraction",
+    "exact_number",
+    "fraction_of",
     "float_sqrt",
     "insufficient",
     "json_bound_fields",
@@ -81,10 +83,13 @@ __all__ = [
     "round_up_to_float",
     "rounded",
     "sample_variance",
+    "score_range",
     "shown_bound",
     "sqrt_up",
     "squared_residuals",
+    "threshold_of",
     "to_float",
+    "usable",
     "z_of",
 ]
 
@@ -202,8 +207,9 @@ class Bound(_Value):
 
     Attributes:
 
-    - ``method``: ``"clopper-pearson"``, ``"clt"``, ``"clustered-clt"`` or
-      ``"hoeffding"``;
+    - ``method``: the bound's name in ``_bounds.REGISTRY``
+      (``"empirical-bernstein"``, ``"clopper-pearson"``, ``"hoeffding"`` or
+      ``"asymptotic-t"``);
     - ``side``: ``"lower"`` (higher scores are better: PASS needs
       ``bound >= threshold``) or ``"upper"`` (PASS needs
       ``bound <= threshold``);
@@ -294,7 +300,7 @@ class Bound(_Value):
         return self._needed(self, limit, gap)
 
     def summary(self) -> str:
-        """``95% lower bound 0.658476 (n=20, SE 0.0876)``, for messages."""
+        """``95% lower bound (asymptotic-t) 0.658476 (n=20, SE 0.0876)``, for messages."""
         return bound_summary(self)
 
     def as_dict(self) -> dict[str, object]:
@@ -333,7 +339,7 @@ def json_bound_fields(value: Shown) -> dict[str, object]:
 
 
 def bound_summary(value: Shown) -> str:
-    """``95% lower bound 0.658476 (n=20, SE 0.0876)`` for a ``Bound`` or ``Interval``.
+    """``95% lower bound (asymptotic-t) 0.658476 (n=20, SE 0.0876)`` for a ``Bound`` or ``Interval``.
 
     The bound has six significant digits, rounded against PASS (down for a
     lower bound, up for an upper one), so no message reads "0.8 < threshold
@@ -347,9 +353,9 @@ def bound_summary(value: Shown) -> str:
         details.append(f"unpaired SE {value.unpaired_se:.3g}")
     if value.clusters is not None:
         details.append(f"{value.clusters} clusters")
-    name = "" if value.method in ("clt", "clustered-clt") else f" ({value.method})"
+    # The bound's name, always: an asymptotic bound says so wherever it is shown.
     shown = shown_bound(value.bound, value.side)
-    return f"{percent(value.confidence)} {value.side} bound{name} {shown} ({', '.join(details)})"
+    return f"{percent(value.confidence)} {value.side} bound ({value.method}) {shown} ({', '.join(details)})"
 
 
 def shown_bound(bound: float, side: str) -> str:
@@ -390,40 +396,49 @@ def no_regression(bound: Bound, /, *, max_regression: Number) -> bool:
 
 
 def check_side(side: object) -> None:
+    """Refuse a *side* other than ``"lower"`` or ``"upper"`` (``bad-policy``)."""
     if type(side) is not str or side not in SIDES:
         raise PolicyError("bad-policy", f"side must be 'lower' or 'upper', not {describe_value(side)}")
 
 
 def check_sums(sums: object) -> Sums:
+    """*sums* if it is a ``Sums``, else ``PolicyError`` (``bad-policy``)."""
     if type(sums) is not Sums:
         raise PolicyError("bad-policy", f"expected Sums, not {describe_value(sums)}")
     return sums
 
 
-def threshold_of(threshold: object) -> Decimal:
-    problem = number_problem(threshold, True)
+def usable(value: object, code: str, name: str) -> Number:
+    """*value* if it is a usable number (the score contract's rules 6 and 7), else ``PolicyError`` *code*."""
+    from decimal import Decimal
+
+    problem = number_problem(value, True)
     if problem is not None:
-        raise PolicyError("bad-threshold", f"threshold is {problem[1]}")
-    return to_decimal(threshold)  # type: ignore[arg-type]
+        raise PolicyError(code, f"{name} is {problem[1]}")
+    if not isinstance(value, (int, float, Decimal)):  # number_problem refused it already
+        raise PolicyError(code, f"{name} is {describe_value(value)}")
+    return value
+
+
+def threshold_of(threshold: object) -> Decimal:
+    """*threshold* as an exact Decimal (``bad-threshold`` unless usable)."""
+    return to_decimal(usable(threshold, "bad-threshold", "threshold"))
 
 
 def exact_fraction(name: str, value: object) -> Fraction:
+    """The score bound *value* (*name*: minimum or maximum) as an exact Fraction."""
     from fractions import Fraction
 
-    problem = number_problem(value, True)
-    if problem is not None:
-        raise PolicyError("bad-bounds", f"{name} is {problem[1]}")
-    return Fraction(to_decimal(value))  # type: ignore[arg-type]
+    return Fraction(to_decimal(usable(value, "bad-bounds", name)))
 
 
 def exact_number(value: object) -> Decimal:
-    problem = number_problem(value, True)
-    if problem is not None:
-        raise PolicyError("bad-policy", f"a score is {problem[1]}")
-    return to_decimal(value)  # type: ignore[arg-type]
+    """A score as an exact Decimal (``bad-policy`` unless usable)."""
+    return to_decimal(usable(value, "bad-policy", "a score"))
 
 
 def insufficient(message: str) -> InvalidEvidence:
+    """``InvalidEvidence("insufficient-trials", message)``: the data cannot support a bound."""
     return InvalidEvidence("insufficient-trials", message)
 
 
@@ -555,7 +570,9 @@ def percent(confidence: Number) -> str:
 
     # Times 100 by moving the exponent: exact, whatever the thread's context.
     sign, digits, exponent = to_decimal(confidence).as_tuple()
-    text = format(Decimal((sign, digits, exponent + 2)), "f")  # type: ignore[operator]
+    if not isinstance(exponent, int):  # a NaN or an infinity: never a confidence (alpha_of)
+        return f"{confidence}%"
+    text = format(Decimal((sign, digits, exponent + 2)), "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return f"{text}%"

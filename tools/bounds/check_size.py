@@ -19,7 +19,7 @@ import random
 import sys
 from decimal import Decimal
 
-from scorecontract._bounds._asymptotic_t import clt_bound
+from scorecontract._bounds._asymptotic_t import student_t_bound
 from scorecontract._bounds._empirical_bernstein import empirical_bernstein_bound
 from scorecontract._stats import Sums
 
@@ -58,7 +58,7 @@ def size(name: str, n: int, reps: int, rng: random.Random) -> tuple[float, float
         passes["empirical-bernstein"] += bound.meets(threshold)
         widths["empirical-bernstein"] += abs(bound.estimate - bound.bound)
         try:
-            t = clt_bound(s, confidence=CONFIDENCE, side="lower" if lower else "upper")
+            t = student_t_bound(s, confidence=CONFIDENCE, side="lower" if lower else "upper")
         except Exception:
             continue
         passes["asymptotic-t"] += t.meets(threshold)
@@ -81,7 +81,7 @@ def clustered(groups: int, reps: int, rng: random.Random, size_each: int = 4) ->
         s = sums(scores)
         eb += empirical_bernstein_bound(s, confidence=CONFIDENCE, minimum=0, maximum=1, clusters=clusters).meets(0.8)
         try:
-            t += clt_bound(s, confidence=CONFIDENCE, clusters=clusters).meets(0.8)
+            t += student_t_bound(s, confidence=CONFIDENCE, clusters=clusters).meets(0.8)
         except Exception:
             pass
     return eb / reps, t / reps

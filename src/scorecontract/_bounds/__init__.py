@@ -78,4 +78,4 @@ def finite(value: object) -> bool:
 
     if type(value) is Decimal:
         return value.is_finite()
-    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
+    return isinstance(value, (int, float)) and type(value) is not bool and math.isfinite(value)

@@ -49,12 +49,14 @@ if TYPE_CHECKING:
     from .._score import Number
     from .._stats import Clusters, Sums
 
-__all__ = ["clt_bound", "t_bound", "variance_of_mean"]
+__all__ = ["METHOD", "student_t_bound", "t_bound", "variance_of_mean"]
 
 METHOD = "asymptotic-t"
 
 
-def clt_bound(sums: Sums, /, *, confidence: Number, side: str = "lower", clusters: Clusters | None = None) -> Bound:
+def student_t_bound(
+    sums: Sums, /, *, confidence: Number, side: str = "lower", clusters: Clusters | None = None
+) -> Bound:
     """Return the asymptotic (Student t) bound on the mean of the numbers in *sums*.
 
     mean - t * SE for a lower bound, mean + t * SE for an upper one, with

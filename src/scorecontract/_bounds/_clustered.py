@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from .._stats import Clusters, Exact
 
-__all__ = ["MIN_CLUSTERS", "cluster_means", "cluster_residuals"]
+__all__ = ["MIN_CLUSTERS", "cluster_means", "cluster_residuals", "few_clusters"]
 
 MIN_CLUSTERS = 2
 

@@ -88,7 +88,7 @@ def empirical_bernstein_bound(
 
     The empirical Bernstein bound of the module's notes, or the exact
     Clopper-Pearson bound when every score is *minimum* or *maximum*.
-    *clusters*, as for ``clt_bound``, are ``(count, total)`` pairs, one per
+    *clusters*, as for ``student_t_bound``, are ``(count, total)`` pairs, one per
     cluster: the bound is then over the cluster means.
 
         >>> from scorecontract._stats import Sums

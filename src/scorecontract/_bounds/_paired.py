@@ -47,7 +47,7 @@ def paired_bound(
     ``"empirical-bernstein"`` (which needs *minimum* and *maximum*, the
     scores' bounds).
 
-    *clusters*, as for ``clt_bound``, are ``(count, total of differences)``
+    *clusters*, as for ``student_t_bound``, are ``(count, total of differences)``
     per cluster.  ``no_regression(bound, max_regression=D)`` is the gate:
     "no regression larger than D, with this confidence".  For the
     asymptotic bound, all differences equal (the same scores on both

@@ -233,7 +233,7 @@ class ReportOptions:
         candidate: str | None,
         format: str,
         confidence: int | float | Decimal | None = None,
-        bound: str = "clt",
+        bound: str = "empirical-bernstein",
         cluster_by: str | None = None,
         baseline: str | None = None,
         max_regression: int | float | Decimal | None = None,
