@@ -32,7 +32,13 @@ mirror image.  The bound is then clipped to [a, b], where the mean lies.
 
 When every score is a or b (0 or 1 under a [0, 1] policy) the mean is a
 rescaled count of successes, and its bound is the exact Clopper-Pearson
-(``_clopper_pearson.two_valued``), narrower at every n.
+(``_clopper_pearson.two_valued``), narrower at every n.  Chosen on the
+observed scores, it stays honest: whatever the scores' distribution in
+[a, b] with mean mu, the shares at b and at a are at most mu and 1 - mu
+(rescaled), so each term of P(all two-valued, k of them b) is at most
+the Bernoulli(mu) one, and the chance that the exact bound passes mu on
+two-valued samples is at most alpha.  The switch can add only this
+bound's own chance on samples that are not two-valued.
 
 With clusters the units are the cluster means (``_clustered``), each
 cluster weighing one.  With a baseline they are the per-pair differences,
