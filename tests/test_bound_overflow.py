@@ -40,7 +40,7 @@ def test_the_api_decides(scores, exact):
     result = report(trials(scores), scheduled=len(scores), policy=policy, confidence=0.95)
     assert result.verdict is Verdict.FAIL
     interval = result.mean.interval
-    assert interval.bound < 0 and interval.method == "clt"
+    assert interval.bound < 0 and interval.method == "asymptotic-t"
     fields = interval.as_dict()
     json.dumps(fields, allow_nan=False)  # JSON-ready: an infinity is None
 

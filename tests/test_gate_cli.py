@@ -294,6 +294,7 @@ def test_report_gates_decide_on_the_bytes_read(place, capsysbinary):
             "evidence": "candidate.jsonl",
             "scheduled": 30,
             "confidence": 0.95,
+            "bound": "asymptotic-t",  # 30 pairs are too few for the finite-sample default
             "baseline": "baseline.jsonl",
             "max-regression": 0.05,
         },

@@ -66,7 +66,10 @@ TABLE = {
     "flapping, point estimate": ((FLAPPING, {"threshold": 0.8}), (0.81, None, "PASS", None)),
     # 0.81 - 1.729133 * sqrt(2.918 / 19 / 20) = 0.658477 (t(19) from any t
     # table); (t(4156) / 0.01)**2 * 0.153579 = 4156.2, so 4157 trials.
-    "flapping, CLT 95%": ((FLAPPING, {"threshold": 0.8, "confidence": 0.95}), (0.81, "0.658477", "FAIL", 4157)),
+    "flapping, CLT 95%": (
+        (FLAPPING, {"threshold": 0.8, "confidence": 0.95, "bound": "asymptotic-t"}),
+        (0.81, "0.658477", "FAIL", 4157),
+    ),
     # Hoeffding (1963), theorem 2: 0.81 - sqrt(ln 20 / 40) = 0.5363336.
     "flapping, Hoeffding 95%": (
         (FLAPPING, {"threshold": 0.5, "confidence": 0.95, "bound": "hoeffding"}),
@@ -75,17 +78,27 @@ TABLE = {
     # Miller (2024): SE = sqrt(0.655 * 0.345 / 4999) = 0.006723; 0.655 -
     # 1.645158 * SE = 0.643939 at 95% (t(4999)), 0.639354 at 99% (t =
     # 2.327094); t**2 * n * SE**2 / 0.015**2 with t at the n found.
-    "Miller MATH, CLT 95%": ((GALLEON, {"threshold": 0.64, "confidence": 0.95}), (0.655, "0.643939", "PASS", None)),
+    "Miller MATH, CLT 95%": (
+        (GALLEON, {"threshold": 0.64, "confidence": 0.95, "bound": "asymptotic-t"}),
+        (0.655, "0.643939", "PASS", None),
+    ),
     "Miller MATH, CLT 99%": (
-        (GALLEON, {"threshold": 0.64, "confidence": Decimal("0.99")}),
+        (GALLEON, {"threshold": 0.64, "confidence": Decimal("0.99"), "bound": "asymptotic-t"}),
         (0.655, "0.639354", "FAIL", 5440),
     ),
     # Wikipedia, "Standard deviation": 2,4,4,4,5,5,7,9 has sample SD
     # sqrt(32/7); 5 - 1.894579 * sqrt(32/7/8) = 3.567833 (t(7)).
     "Wikipedia SD, CLT 95%": (
-        ([2, 4, 4, 4, 5, 5, 7, 9], {"policy": Policy(3.5, maximum=10), "confidence": 0.95}),
+        ([2, 4, 4, 4, 5, 5, 7, 9], {"policy": Policy(3.5, maximum=10), "confidence": 0.95, "bound": "asymptotic-t"}),
         (5.0, "3.567833", "PASS", None),
     ),
+    # The default for bounded scores, finite-sample: Miller's 0/1 scores are
+    # a count, so the exact Clopper-Pearson bound for 3275 of 5000
+    # (scipy.stats.beta.ppf(0.05, 3275, 1726) = 0.6437771), and
+    # the flapping scores take the empirical Bernstein bound (its numbers
+    # are checked in tests/test_bounds.py), far below the t bound at n = 20.
+    "Miller MATH, default 95%": ((GALLEON, {"threshold": 0.64, "confidence": 0.95}), (0.655, "0.643777", "PASS", None)),
+    "flapping, default 95%": ((FLAPPING, {"threshold": 0.8, "confidence": 0.95}), (0.81, "0.444838", "FAIL", 12306)),
     # Clopper-Pearson, R's binom.test(8, 10)$conf.int: lower 0.4439045 (the
     # two-sided 95% interval's end is the one-sided 97.5% bound).
     "R binom.test(8, 10), pass": (
@@ -170,18 +183,22 @@ def test_each_method_decides_through_the_command_line(inputs, expected, tmp_path
 
 
 FLAP_TEXT = (
-    "mean score 0.81 (16.2 / 20), 95% lower bound 0.658476 (n=20, SE 0.0876) < threshold 0.8; "
+    "mean score 0.81 (16.2 / 20), 95% lower bound (asymptotic-t) 0.658476 (n=20, SE 0.0876) < threshold 0.8; "
     "would need about 4157 trials at this variance"
 )
 
 
 def flapping(**keywords):
+    # The asymptotic bound, named: these tests check its numbers.
+    keywords.setdefault("bound", "asymptotic-t")
     return report(FLAPPING, scheduled=20, threshold=0.8, confidence=0.95, **keywords)
 
 
 def flapping_cli(tmp_path, *options, **outputs):
     """``scorecontract report`` on the flapping file, as flapping() decides it."""
     argv = ("--scheduled", "20", "--threshold", "0.8", *options)
+    if "--bound" not in options:  # as flapping(): the asymptotic bound, named
+        argv = (*argv, "--bound", "asymptotic-t")
     return report_cli(tmp_path, FLAPPING.read_bytes(), *argv, name="flapping.jsonl", **outputs)
 
 
@@ -196,7 +213,7 @@ def test_every_format_shows_estimate_bound_confidence_method_and_n(form, tmp_pat
     if form == "json":
         interval = json.loads(shown)["metrics"]["mean"]["interval"]
         assert interval == {
-            "method": "clt",
+            "method": "asymptotic-t",
             "side": "lower",
             "confidence": 0.95,
             "n": 20,
@@ -209,15 +226,17 @@ def test_every_format_shows_estimate_bound_confidence_method_and_n(form, tmp_pat
             "trials_needed": 4157,
         }
         assert abs(interval["bound"] - 0.658476) < 1e-6 and abs(interval["se"] - 0.0876296) < 1e-6
-        assert json.loads(shown)["confidence"] == 0.95 and json.loads(shown)["bound"] == "clt"
+        assert json.loads(shown)["confidence"] == 0.95 and json.loads(shown)["bound"] == "asymptotic-t"
         return
     if form == "markdown":
-        assert "| mean score | 0.81 | 0\\.95 | clt | lower | 0\\.658476 | 20 | 0\\.0876 | 0\\.8 | no |" in shown
+        assert (
+            "| mean score | 0.81 | 0\\.95 | asymptotic\\-t | lower | 0\\.658476 | 20 | 0\\.0876 | 0\\.8 | no |" in shown
+        )
         assert "Would need about 4157 trials at this variance." in shown
         return
     if form == "github":
         shown = shown.replace("%25", "%")  # workflow_command escapes %
-    assert "0.81" in shown and "95% lower bound 0.658476 (n=20, SE 0.0876)" in shown
+    assert "0.81" in shown and "95% lower bound (asymptotic-t) 0.658476 (n=20, SE 0.0876)" in shown
     assert "would need about 4157 trials at this variance" in shown
 
 
@@ -225,7 +244,7 @@ def test_junit_properties_carry_the_bound(tmp_path):
     root = ET.fromstring(flapping_cli(tmp_path, "--confidence", "0.95", junit=True).junit)
     properties = {p.get("name"): p.get("value") for p in root.iter("property")}
     assert properties["confidence"] == "0.95"
-    assert properties["mean_bound_method"] == "clt" and properties["mean_bound_side"] == "lower"
+    assert properties["mean_bound_method"] == "asymptotic-t" and properties["mean_bound_side"] == "lower"
     assert properties["mean_estimate"] == "0.81" and properties["mean_bound_n"] == "20"
     assert abs(float(properties["mean_bound"]) - 0.658476) < 1e-6
     assert abs(float(properties["mean_se"]) - 0.0876296) < 1e-6
@@ -237,7 +256,7 @@ def test_junit_properties_carry_the_bound(tmp_path):
 
 def test_the_receipt_holds_the_bound_and_it_is_what_decided(tmp_path):
     receipt = flapping_cli(tmp_path, "--confidence", "0.95", receipt=True).receipt
-    assert receipt["confidence"] == 0.95 and receipt["bound"] == "clt" and receipt["cluster_by"] is None
+    assert receipt["confidence"] == 0.95 and receipt["bound"] == "asymptotic-t" and receipt["cluster_by"] is None
     mean = receipt["metrics"]["mean"]
     assert mean["meets_threshold"] is False and mean["interval"]["meets_threshold"] is False
     assert mean["decides"] is True
@@ -285,9 +304,12 @@ def test_a_lower_bound_is_shown_rounded_down():
 @pytest.mark.parametrize("scores", [[1], [0.5] * 7, [1] * 20], ids=["n=1", "zero variance", "all pass"])
 def test_the_clt_refuses_as_insufficient_trials_with_a_hint(scores):
     data = jsonl(scores)
-    result = report(data, scheduled=len(scores), threshold=0.4, confidence=0.95)
+    result = report(data, scheduled=len(scores), threshold=0.4, confidence=0.95, bound="asymptotic-t")
     assert result.verdict is Verdict.INVALID and result.code == "insufficient-trials"
-    assert "hoeffding" in result.message and "Clopper-Pearson" in result.message
+    assert "empirical-bernstein" in result.message and "Clopper-Pearson" in result.message
+    # The finite-sample default decides them all.
+    default = report(data, scheduled=len(scores), threshold=0.4, confidence=0.95)
+    assert default.deciding is True and default.mean.interval.n == len(scores)
     assert result.deciding is False and result.mean.interval is None
     # Hoeffding holds at any n, and so does Clopper-Pearson.
     assert report(data, scheduled=len(scores), threshold=0, confidence=0.95, bound="hoeffding").mean.interval.n == len(
@@ -300,8 +322,12 @@ def test_the_clt_refuses_as_insufficient_trials_with_a_hint(scores):
 def test_insufficient_trials_on_the_command_line_exits_3(tmp_path, capsys):
     path = tmp_path / "one.jsonl"
     path.write_bytes(jsonl([1]))
-    assert main(["report", "--scheduled", "1", "--confidence", "0.95", str(path)]) == 3
+    argv = ["report", "--scheduled", "1", "--confidence", "0.95", str(path)]
+    assert main(argv[:-1] + ["--bound", "asymptotic-t", str(path)]) == 3
     assert capsys.readouterr().out.startswith("INVALID insufficient-trials: ")
+    # The finite-sample default decides one trial: too few to pass.
+    assert main(argv) == 1
+    assert capsys.readouterr().out.startswith("FAIL below-threshold: ")
 
 
 def test_no_evidence_is_still_invalid_before_any_bound():
@@ -332,17 +358,19 @@ def test_clustered_se_is_cr1_and_can_turn_a_pass_into_a_fail():
     records = [json.loads(line) for line in CLUSTERED.read_text().splitlines()]
     values = [r["score"] for r in records]
     labels = [r["question_id"] for r in records]
-    plain = report(CLUSTERED, scheduled=24, threshold=0.7, confidence=0.95)
-    clustered = report(CLUSTERED, scheduled=24, threshold=0.7, confidence=0.95, cluster_by="question_id")
+    plain = report(CLUSTERED, scheduled=24, threshold=0.7, confidence=0.95, bound="asymptotic-t")
+    clustered = report(
+        CLUSTERED, scheduled=24, threshold=0.7, confidence=0.95, cluster_by="question_id", bound="asymptotic-t"
+    )
     assert plain.verdict is Verdict.PASS and clustered.verdict is Verdict.FAIL
     interval = clustered.mean.interval
-    assert interval.method == "clustered-clt" and interval.clusters == 8 and interval.n == 24
+    assert interval.method == "asymptotic-t" and interval.clusters == 8 and interval.n == 24
     assert abs(interval.se - cr1_clustered_se(values, labels)) < 1e-12
     assert interval.se > plain.mean.interval.se
     assert "8 clusters" in clustered.message and clustered.cluster_by == "question_id"
     # A JSONPath query and a JSON Pointer select the same member.
     for query in ("$.question_id", "/question_id"):
-        again = report(CLUSTERED, scheduled=24, threshold=0.7, confidence=0.95, cluster_by=query)
+        again = report(CLUSTERED, scheduled=24, threshold=0.7, confidence=0.95, cluster_by=query, bound="asymptotic-t")
         assert again.mean.interval.se == interval.se
 
 
@@ -404,7 +432,9 @@ def paired_reference():
 
 def test_paired_gate_decides_on_the_paired_bound_and_shows_the_unpaired_se():
     mean, paired_se, unpaired_se = paired_reference()
-    result = report(CANDIDATE, scheduled=30, baseline=BASELINE, max_regression=0.05, confidence=0.95)
+    result = report(
+        CANDIDATE, scheduled=30, baseline=BASELINE, max_regression=0.05, confidence=0.95, bound="asymptotic-t"
+    )
     assert result.verdict is Verdict.PASS and result.deciding_metrics == ("regression",)
     regression = result.regression
     assert regression.pairs == 30 and regression.only_candidate == regression.only_baseline == 0
@@ -434,7 +464,9 @@ def test_paired_gate_without_confidence_compares_the_point_difference():
 
 
 def test_the_same_scores_on_both_sides_are_insufficient_under_the_clt():
-    result = report(CANDIDATE, scheduled=30, baseline=CANDIDATE, max_regression=0, confidence=0.95)
+    result = report(
+        CANDIDATE, scheduled=30, baseline=CANDIDATE, max_regression=0, confidence=0.95, bound="asymptotic-t"
+    )
     assert result.verdict is Verdict.INVALID and result.code == "insufficient-trials"
     assert report(CANDIDATE, scheduled=30, baseline=CANDIDATE, max_regression=0).verdict is Verdict.PASS
 
@@ -501,6 +533,8 @@ def test_paired_gate_on_the_command_line(capsys):
         "0.05",
         "--confidence",
         "0.95",
+        "--bound",
+        "asymptotic-t",
         str(CANDIDATE),
     ]
     assert main(argv) == 0
@@ -538,7 +572,7 @@ def test_options_that_would_decide_nothing_are_refused(keywords, code):
 def test_direction_lower_decides_on_the_upper_bound():
     assert Policy(0.8).direction == "higher"
     lower_is_better = Policy(0.5, direction="lower")
-    result = report(jsonl([0.1, 0.2, 0.3, 0.2]), scheduled=4, policy=lower_is_better, confidence=0.95)
+    result = report(jsonl([0.1, 0.2, 0.3, 0.2]), scheduled=4, policy=lower_is_better, confidence=0.95, bound="asymptotic-t")
     interval = result.as_dict()["metrics"]["mean"]["interval"]
     assert interval["side"] == "upper" and interval["bound"] > 0.2 and interval["meets_threshold"] is True
     assert result.verdict is Verdict.PASS
@@ -563,8 +597,10 @@ def test_candidate_binds_the_candidates_file_only():
 
 def test_exact_policies_decide_on_the_same_bounds():
     exact = Policy(Decimal("0.8"), exact=True)
-    result = report(FLAPPING, scheduled=20, policy=exact, confidence=Decimal("0.95"))
+    result = report(FLAPPING, scheduled=20, policy=exact, confidence=Decimal("0.95"), bound="asymptotic-t")
     assert result.message == FLAP_TEXT
+    default = report(FLAPPING, scheduled=20, policy=exact, confidence=Decimal("0.95"))
+    assert default.mean.interval.bound == flapping(bound="empirical-bernstein").mean.interval.bound
     # What the receipt is made of: Report.as_dict(), exact numbers kept.
     assert result.as_dict()["confidence"] == Decimal("0.95")
     paired = report(
@@ -637,9 +673,7 @@ def test_a_bound_that_would_ignore_clusters_or_a_baseline_is_refused(tmp_path, k
     with pytest.raises(PolicyError) as caught:
         report(path, scheduled=100, threshold=0.5, confidence=0.9, **keywords)
     assert caught.value.code == "option-conflict"
-    assert "clustered errors apply to the CLT bound on the mean" in caught.value.message or "CLT only" in (
-        caught.value.message
-    )
+    assert "clustered bounds" in caught.value.message or "paired difference is bounded by" in caught.value.message
     # A policy that states bound hoeffding is refused alike.
     policy = Policy(0.5, confidence=0.9, bound="hoeffding")
     rest = {key: value for key, value in keywords.items() if key != "bound"}
@@ -647,11 +681,14 @@ def test_a_bound_that_would_ignore_clusters_or_a_baseline_is_refused(tmp_path, k
         with pytest.raises(PolicyError) as caught:
             report(path, scheduled=100, policy=policy, **rest)
         assert caught.value.code == "option-conflict"
-    # The CLT bound on the mean takes the clusters (and the baseline): all
-    # scores equal leave it no width, which is INVALID, never a PASS at n=100.
+    # The asymptotic bound on the mean takes the clusters (and the baseline):
+    # all scores equal leave it no width, which is INVALID, never a PASS at
+    # n=100.  The finite-sample default over 2 cluster means cannot pass.
     clt = {key: value for key, value in rest.items() if key not in ("metric", "min_pass_rate")}
-    result = report(path, scheduled=100, threshold=0.5, confidence=0.9, **clt)
+    result = report(path, scheduled=100, threshold=0.5, confidence=0.9, bound="asymptotic-t", **clt)
     assert (result.verdict, result.code) == (Verdict.INVALID, "insufficient-trials")
+    result = report(path, scheduled=100, threshold=0.5, confidence=0.9, **clt)
+    assert result.verdict is Verdict.FAIL
 
 
 @pytest.mark.parametrize(
@@ -688,8 +725,8 @@ def test_a_clustered_bound_never_suggests_a_bound_that_is_refused_beside_cluster
         b'{"trial_id": "%s", "score": 1, "q": "%s"}\n' % (name.encode(), name[0].encode())
         for name in ("a1", "a2", "b1", "b2")
     )
-    clustered = report(lines, scheduled=4, confidence=0.95, cluster_by="q")
-    plain = report(lines, scheduled=4, confidence=0.95)
+    clustered = report(lines, scheduled=4, confidence=0.95, cluster_by="q", bound="asymptotic-t")
+    plain = report(lines, scheduled=4, confidence=0.95, bound="asymptotic-t")
     assert (clustered.code, plain.code) == ("insufficient-trials", "insufficient-trials")
     assert "Hoeffding" not in clustered.message and "hoeffding" not in clustered.message
-    assert "--bound hoeffding" in plain.message
+    assert "--bound empirical-bernstein" in plain.message

@@ -92,13 +92,23 @@ TABLE = {
     "mirrored flapping, CLT 95%": (
         mirrored_flapping(),
         None,
-        {"confidence": 0.95},
+        {"confidence": 0.95, "bound": "asymptotic-t"},
         (0.19, "0.341523", "FAIL", "FAIL"),
     ),
     # 0.15 + 1.729133 * 0.0114708 = 0.169835 <= 0.2; the lower bound, 0.130, is not >= 0.2.
-    "mean 0.15, CLT 95%": (TIGHT_LOW, None, {"confidence": 0.95}, (0.15, "0.169835", "PASS", "FAIL")),
+    "mean 0.15, CLT 95%": (
+        TIGHT_LOW,
+        None,
+        {"confidence": 0.95, "bound": "asymptotic-t"},
+        (0.15, "0.169835", "PASS", "FAIL"),
+    ),
     # Upper bound 0.569835 > 0.2; its lower bound 0.530 would PASS if the side were wrong.
-    "mean 0.55, CLT 95%": (TIGHT_HIGH, None, {"confidence": 0.95}, (0.55, "0.569835", "FAIL", "PASS")),
+    "mean 0.55, CLT 95%": (
+        TIGHT_HIGH,
+        None,
+        {"confidence": 0.95, "bound": "asymptotic-t"},
+        (0.55, "0.569835", "FAIL", "PASS"),
+    ),
     # Hoeffding (1963), theorem 2: 0.19 + sqrt(ln 20 / 40) = 0.4636664 <= 0.5.
     "mirrored flapping, Hoeffding 95%": (
         mirrored_flapping(),
@@ -122,13 +132,13 @@ TABLE = {
     "paired, worse by 0.1, CLT 95%": (
         WORSE,
         BASE,
-        {"max_regression": 0.05, "confidence": 0.95},
+        {"max_regression": 0.05, "confidence": 0.95, "bound": "asymptotic-t"},
         (0.1, clt_upper(STEP), "FAIL", "PASS"),
     ),
     "paired, better by 0.1, CLT 95%": (
         BETTER,
         BASE,
-        {"max_regression": 0.05, "confidence": 0.95},
+        {"max_regression": 0.05, "confidence": 0.95, "bound": "asymptotic-t"},
         (-0.1, clt_upper([-s for s in STEP]), "PASS", "FAIL"),
     ),
 }
@@ -251,13 +261,20 @@ def test_the_policy_files_confidence_decides_as_the_option_does(tmp_path, capsys
     trials = tmp_path / "trials.jsonl"
     trials.write_bytes(jsonl(mirrored_flapping()))
     by_option = ["report", "--scheduled", "20", "--policy", _policy_file(tmp_path, {}), "--confidence", "0.95"]
+    by_option += ["--bound", "asymptotic-t"]
     assert main(by_option + [str(trials)]) == 1
     first = capsys.readouterr().out
-    by_file = ["report", "--scheduled", "20", "--policy", _policy_file(tmp_path, {}, confidence=0.95)]
+    by_file = [
+        "report",
+        "--scheduled",
+        "20",
+        "--policy",
+        _policy_file(tmp_path, {}, confidence=0.95, bound="asymptotic-t"),
+    ]
     assert main(by_file + [str(trials)]) == 1
     second = capsys.readouterr().out
     assert first.splitlines()[0] == second.splitlines()[0]
-    assert "95% upper bound 0.341524 (n=20, SE 0.0876) > threshold 0.2 (lower is better)" in second
+    assert "95% upper bound (asymptotic-t) 0.341524 (n=20, SE 0.0876) > threshold 0.2 (lower is better)" in second
     assert "would need about 4157 trials at this variance" in second
 
 
@@ -265,6 +282,8 @@ def test_the_policy_files_confidence_decides_as_the_option_does(tmp_path, capsys
 
 
 def mirrored(**keywords):
+    if "confidence" in keywords:  # these tests check the asymptotic bound's numbers
+        keywords.setdefault("bound", "asymptotic-t")
     return report(jsonl(mirrored_flapping()), scheduled=20, policy=Policy(0.2, direction="lower"), **keywords)
 
 
@@ -279,7 +298,9 @@ def test_messages_say_the_comparison_that_was_made():
     result = report(jsonl([0.31] * 20), scheduled=20, policy=Policy(0.2, direction="lower"))
     assert result.message == "mean score 0.31 (6.2 / 20) > 0.2 (lower is better)"
     bounded = mirrored(confidence=0.95).message
-    assert bounded.startswith("mean score 0.19 (3.8 / 20), 95% upper bound 0.341524 (n=20, SE 0.0876) > threshold 0.2")
+    assert bounded.startswith(
+        "mean score 0.19 (3.8 / 20), 95% upper bound (asymptotic-t) 0.341524 (n=20, SE 0.0876) > threshold 0.2"
+    )
     worse = _run(WORSE, BASE, {"max_regression": 0.05}, Policy(0.2, direction="lower"))
     assert worse.message == "mean difference 0.1 (candidate - baseline, 20 pairs) > 0.05 (lower is better)"
 
@@ -295,11 +316,13 @@ def test_every_format_shows_the_upper_bound_and_the_direction(form, tmp_path):
         assert abs(interval["bound"] - 0.341524) < 1e-6 and interval["trials_needed"] == 4157
         return
     if form == "markdown":
-        assert "| mean score | 0.19 | 0\\.95 | clt | upper | 0\\.341524 | 20 | 0\\.0876 | 0\\.2 | no |" in shown
+        assert (
+            "| mean score | 0.19 | 0\\.95 | asymptotic\\-t | upper | 0\\.341524 | 20 | 0\\.0876 | 0\\.2 | no |" in shown
+        )
         return
     if form == "github":
         shown = shown.replace("%25", "%")
-    assert "95% upper bound 0.341524 (n=20, SE 0.0876) > 0.2" in shown
+    assert "95% upper bound (asymptotic-t) 0.341524 (n=20, SE 0.0876) > 0.2" in shown
     if form == "text":
         assert "(threshold 0.2, lower is better; decides)" in shown
         assert "trials scoring <= 0.2; minimum 0.5" in shown

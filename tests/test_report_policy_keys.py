@@ -93,7 +93,10 @@ def test_the_fields_their_dict_and_replace():
         ({"confidence": 0.95, "bound": "wald"}, "bad-policy"),
         ({"confidence": 0.95, "bound": 1}, "bad-policy"),
         ({"bound": "clt"}, "bad-policy"),
+        ({"confidence": 0.95, "bound": "clt"}, "bad-policy"),
+        ({"bound": "empirical-bernstein"}, "bad-policy"),
         ({"bound": "hoeffding"}, "bad-policy"),
+        ({"confidence": 0.95, "bound": "empirical-bernstein", "maximum": None}, "bad-bounds"),
         ({"confidence": 0.95, "bound": "hoeffding", "maximum": None}, "bad-bounds"),
     ],
     ids=str,
@@ -105,8 +108,9 @@ def test_the_rules_of_the_report_keywords(fields, code):
     keywords = {key: value for key, value in fields.items() if key != "maximum"}
     policy = Policy(0.8, maximum=fields.get("maximum", 1))
     # report() says the same of the same values given as keywords (but
-    # bound="clt" alone, the keyword's default, which decides nothing).
-    if keywords == {"bound": "clt"}:
+    # bound="empirical-bernstein" alone, the keyword's default for bounded
+    # scores, which decides nothing).
+    if keywords == {"bound": "empirical-bernstein"}:
         assert report(LINES, scheduled=2, policy=policy, **keywords).confidence is None
         return
     with pytest.raises(PolicyError) as again:
@@ -151,7 +155,10 @@ def test_a_policys_confidence_decides_a_report_as_the_keyword_does():
     # A keyword may repeat the policy's value, in any numeric type.
     repeated = report(FLAPPING, scheduled=20, policy=Policy(0.8, confidence=0.95), confidence=Decimal("0.95"))
     assert repeated.message == by_policy.message
-    assert report(FLAPPING, scheduled=20, policy=Policy(0.8, confidence=0.95), bound="clt").verdict.value == "FAIL"
+    assert (
+        report(FLAPPING, scheduled=20, policy=Policy(0.8, confidence=0.95), bound="empirical-bernstein").verdict.value
+        == "FAIL"
+    )
 
 
 @pytest.mark.parametrize(
@@ -159,10 +166,10 @@ def test_a_policys_confidence_decides_a_report_as_the_keyword_does():
     [
         (Policy(0.8, confidence=0.95), {"confidence": 0.9}),
         (Policy(0.8, confidence=0.95), {"bound": "hoeffding"}),
-        (Policy(0.5, confidence=0.95, bound="hoeffding"), {"bound": "clt"}),
+        (Policy(0.5, confidence=0.95, bound="hoeffding"), {"bound": "asymptotic-t"}),
         (Policy(0.5, confidence=0.95, bound="hoeffding"), {"confidence": 0.99, "bound": "hoeffding"}),
     ],
-    ids=["confidence", "bound over the CLT", "clt over hoeffding", "confidence beside the same bound"],
+    ids=["confidence", "bound over the default", "asymptotic-t over hoeffding", "confidence beside the same bound"],
 )
 def test_a_keyword_contradicting_the_policy_is_refused(policy, keywords):
     with pytest.raises(PolicyError) as info:
@@ -172,7 +179,7 @@ def test_a_keyword_contradicting_the_policy_is_refused(policy, keywords):
 
 
 def test_a_policy_without_confidence_takes_the_keyword():
-    result = report(FLAPPING, scheduled=20, policy=Policy(0.8, version="v"), confidence=0.95, bound="clt")
+    result = report(FLAPPING, scheduled=20, policy=Policy(0.8, version="v"), confidence=0.95, bound="asymptotic-t")
     assert result.confidence == 0.95 and result.verdict.value == "FAIL"
 
 
@@ -223,10 +230,10 @@ def files(tmp_path, monkeypatch):
             "option-conflict",
         ),
         (
-            ["report", "--scheduled", "20", "--policy", "confident.json", "--bound", "clt", str(FLAPPING)],
+            ["report", "--scheduled", "20", "--policy", "confident.json", "--bound", "asymptotic-t", str(FLAPPING)],
             "option-conflict",
         ),
-        (["report", "--scheduled", "20", "--bound", "clt", str(FLAPPING)], "missing-option"),
+        (["report", "--scheduled", "20", "--bound", "asymptotic-t", str(FLAPPING)], "missing-option"),
     ],
     ids=["check", "check judgment", "report --confidence", "report --bound", "report --bound alone"],
 )
@@ -239,10 +246,10 @@ def test_the_command_line_refuses_with_exit_2(files, capsys, argv, code):
 def test_the_policy_files_confidence_decides_and_is_in_the_receipt(files, capsys):
     assert main(["report", "--scheduled", "20", "--policy", "confident.json", "--format", "json", str(FLAPPING)]) == 1
     shown = json.loads(capsys.readouterr().out)
-    assert shown["confidence"] == 0.95 and shown["bound"] == "clt"
+    assert shown["confidence"] == 0.95 and shown["bound"] == "empirical-bernstein"
     assert shown["policy"]["confidence"] == 0.95 and "bound" not in shown["policy"]
-    assert "95% lower bound 0.658476" in shown["message"]
+    assert "95% lower bound (empirical-bernstein) 0.444837" in shown["message"]
     # A policy file without a confidence still takes --confidence.
     plain = ["report", "--scheduled", "20", "--policy", "plain.json", "--confidence", "0.95", str(FLAPPING)]
     assert main(plain) == 1
-    assert "95% lower bound 0.658476" in capsys.readouterr().out
+    assert "95% lower bound (empirical-bernstein) 0.444837" in capsys.readouterr().out

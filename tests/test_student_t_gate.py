@@ -32,10 +32,14 @@ CASES = {
 
 @pytest.mark.parametrize("scores, threshold, verdict, shown", CASES.values(), ids=CASES.keys())
 def test_the_api_decides_on_the_t_bound(scores, threshold, verdict, shown):
-    result = report(trials(scores), scheduled=len(scores), threshold=threshold, confidence=0.95)
+    result = report(trials(scores), scheduled=len(scores), threshold=threshold, confidence=0.95, bound="asymptotic-t")
     assert result.verdict is verdict
-    assert result.mean.interval.method == "clt"
-    assert f"95% lower bound {shown} (n={len(scores)}" in result.message
+    assert result.mean.interval.method == "asymptotic-t"
+    assert f"95% lower bound (asymptotic-t) {shown} (n={len(scores)}" in result.message
+    # The finite-sample default never PASSes where the asymptotic bound FAILs.
+    default = report(trials(scores), scheduled=len(scores), threshold=threshold, confidence=0.95)
+    assert default.mean.interval.method == "empirical-bernstein"
+    assert default.mean.interval.bound <= result.mean.interval.bound
 
 
 @pytest.mark.parametrize("scores, threshold, verdict, shown", CASES.values(), ids=CASES.keys())
@@ -48,9 +52,11 @@ def test_the_command_line_decides_on_the_t_bound(scores, threshold, verdict, sho
         str(threshold),
         "--confidence",
         "0.95",
+        "--bound",
+        "asymptotic-t",
         "--",
         "-",
         stdin=trials(scores),
     )
     assert done.returncode == (0 if verdict is Verdict.PASS else 1)
-    assert f"95% lower bound {shown}".encode() in done.stdout
+    assert f"95% lower bound (asymptotic-t) {shown}".encode() in done.stdout

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Confidence-bounded decisions for a report's metrics (docs/reports.md).
 
-``_stats`` computes the bounds from exact sums; this module chooses which
-bound a metric decides on, keeps what was decided as an immutable value
+The bounds are one module each in ``_bounds`` (``_bounds.REGISTRY``);
+this module chooses which bound a metric decides on, keeps what was decided as an immutable value
 (``Interval``, kept in reports and receipts), and words it.  Every number
 shown beside a threshold is rounded against PASS, as the bound itself is:
 a lower bound of 0.7999996 is shown as 0.799999, never as 0.8, so no
@@ -11,7 +11,7 @@ message reads "0.8 < threshold 0.8".
 
 from __future__ import annotations
 
-from ._bound_rules import BOUNDS, alpha_of, check_bound
+from ._bound_rules import alpha_of, check_bound
 from ._describe import describe_value, format_number
 from ._errors import InvalidEvidence, PolicyError
 from ._value import Value
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from ._stats import Bound, Sums
 
 __all__ = [
-    "BOUNDS",
     "BOUND_HINT",
     "Interval",
     "check_bound",
@@ -37,14 +36,15 @@ __all__ = [
 ]
 
 
-BOUND_HINT = " (in a report: bound='hoeffding', --bound hoeffding; or the pass rate's Clopper-Pearson)"
+BOUND_HINT = " (in a report: bound='empirical-bernstein', --bound empirical-bernstein; or the pass rate's Clopper-Pearson)"
 
 
 class Interval(Value):
     """The one-sided confidence bound a metric decided on.
 
-    Attributes: ``method`` (``"clopper-pearson"``, ``"clt"``,
-    ``"clustered-clt"`` or ``"hoeffding"``), ``side`` (``"lower"``: PASS
+    Attributes: ``method`` (a name in ``_bounds.REGISTRY``:
+    ``"empirical-bernstein"``, ``"clopper-pearson"``, ``"hoeffding"`` or
+    ``"asymptotic-t"``), ``side`` (``"lower"``: PASS
     needs ``bound >= threshold``; ``"upper"``: ``bound <= threshold``),
     ``confidence`` (as given), ``n`` (the trials, or pairs, that decided),
     ``estimate`` (the point estimate, a float), ``bound`` (a float rounded
@@ -93,7 +93,7 @@ class Interval(Value):
         )
 
     def summary(self) -> str:
-        """``95% lower bound 0.658476 (n=20, SE 0.0876)``, as ``Bound.summary``.
+        """``95% lower bound (asymptotic-t) 0.658476 (n=20, SE 0.0876)``, as ``Bound.summary``.
 
         The bound has six significant digits, rounded against PASS (down
         for a lower bound, up for an upper one); the standard errors three,
@@ -120,7 +120,7 @@ class Interval(Value):
         if self.trials_needed is None:
             return "no number of trials would pass at this estimate"
         basis = {
-            "clopper-pearson": "at this pass rate",
+            "clopper-pearson": "at this rate",
             "hoeffding": "at this mean",
         }.get(self.method, "at this variance")
         return f"would need about {self.trials_needed} trials {basis}"
@@ -152,18 +152,21 @@ def check_confidence(confidence: object, bound: object, policy: Policy) -> None:
 def resolve_confidence(policy: Policy, confidence: Number | None, bound: str) -> tuple[Number | None, str]:
     """The ``(confidence, bound)`` a report decides at: the policy's, or the keywords'.
 
-    *bound* is ``UNSET`` when left out.  A policy that states a confidence
-    fixes both (its bound left out is the CLT); a keyword may repeat the
+    *bound* is ``UNSET`` when left out: then the default, finite-sample
+    for bounded scores (``_bounds.default_bound``).  A policy that states
+    a confidence fixes both (its bound left out is the default); a keyword may repeat the
     policy's value, but one that contradicts it raises ``PolicyError``
     (``option-conflict``): the versioned policy is not overridden, and the
     keyword is not silently dropped.
     """
+    from ._bounds import default_bound
     from ._policy import UNSET
 
+    default = default_bound(policy.minimum, policy.maximum)
     stated = policy.confidence
     if stated is None:
-        return confidence, "clt" if bound is UNSET else bound
-    policy_bound = "clt" if policy.bound is None else policy.bound
+        return confidence, default if bound is UNSET else bound
+    policy_bound = default if policy.bound is None else policy.bound
     if confidence is not None:
         from ._score import to_decimal
 
@@ -184,7 +187,7 @@ def resolve_confidence(policy: Policy, confidence: Number | None, bound: str) ->
 
 def pass_rate_bound(passed: int, valid: int, confidence: Number, threshold: Number) -> Interval:
     """The Clopper-Pearson lower bound for *passed* of *valid* trials."""
-    from ._stats import clopper_pearson
+    from ._bounds._clopper_pearson import clopper_pearson
 
     return Interval(clopper_pearson(passed, valid, confidence=confidence, side="lower"), threshold)
 
@@ -197,25 +200,40 @@ def mean_bound(
     policy: Policy,
     clusters: list[tuple[int, int | Decimal]] | None = None,
 ) -> Interval:
-    """The CLT (or Hoeffding) bound on the mean; ``InvalidEvidence`` if none.
+    """The bound *method* (a name in ``_bounds.REGISTRY``) on the mean; ``InvalidEvidence`` if none.
 
     The side follows the policy's direction: a lower bound when higher
     scores are better, an upper one when lower are.
     """
-    from ._stats import clt_bound, hoeffding_bound
-
     side = "upper" if direction(policy) == "lower" else "lower"
+    low, high = policy.minimum, policy.maximum
     try:
-        if method == "hoeffding":
-            low, high = policy.minimum, policy.maximum
-            if low is None or high is None:  # check_confidence refused it already
-                raise PolicyError("bad-bounds", "the Hoeffding bound needs finite score bounds")
+        if method == "asymptotic-t":
+            from ._bounds._asymptotic_t import student_t_bound
+
+            bound = student_t_bound(sums, confidence=confidence, side=side, clusters=clusters)
+        elif low is None or high is None:  # check_confidence refused it already
+            raise PolicyError("bad-bounds", f"the {method} bound needs finite score bounds")
+        elif method == "hoeffding":
+            from ._bounds._hoeffding import hoeffding_bound
+
             bound = hoeffding_bound(sums, confidence=confidence, minimum=low, maximum=high, side=side)
         else:
-            bound = clt_bound(sums, confidence=confidence, side=side, clusters=clusters)
+            from ._bounds._empirical_bernstein import empirical_bernstein_bound
+
+            bound = empirical_bernstein_bound(
+                sums, confidence=confidence, minimum=low, maximum=high, side=side, clusters=clusters
+            )
     except InvalidEvidence as exc:
-        # Hoeffding and Clopper-Pearson ignore clusters, so a report refuses
-        # them beside --cluster-by: there the hint would point to a refusal.
-        hint = BOUND_HINT if clusters is None else ""
+        # Only the asymptotic bound refuses data; the hint points to one
+        # that holds at any n, when the scores are bounded.
+        hint = BOUND_HINT if clusters is None and default_bound_of(policy) != "asymptotic-t" else ""
         raise InvalidEvidence(exc.code, exc.message + hint) from None
     return Interval(bound, threshold)
+
+
+def default_bound_of(policy: Policy) -> str:
+    """The bound *policy*'s mean is decided on when none is stated."""
+    from ._bounds import default_bound
+
+    return default_bound(policy.minimum, policy.maximum)

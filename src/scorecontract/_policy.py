@@ -184,8 +184,9 @@ class Policy(Value):
     whole document, each of which must hold.
 
     *confidence* (a number strictly between 0.5 and 1, e.g. 0.95) and
-    *bound* (``"clt"`` or ``"hoeffding"``, which needs finite bounds; None
-    is the CLT) are for ``report()``: its metrics then decide on a
+    *bound* (``"empirical-bernstein"`` or ``"hoeffding"``, which need finite
+    bounds, or ``"asymptotic-t"``; None is the finite-sample
+    ``"empirical-bernstein"`` for bounded scores, else ``"asymptotic-t"``) are for ``report()``: its metrics then decide on a
     one-sided confidence bound (docs/reports.md).  A bound needs a
     confidence.  ``evaluate()``, ``decide()`` and ``judge()`` judge one
     score, which has no confidence bound: they refuse such a policy
@@ -287,7 +288,8 @@ class Policy(Value):
     confidence: Number | None
     """The confidence a report's metrics decide at, or None (point estimates)."""
     bound: str | None
-    """A report's bound on the mean, ``"clt"`` or ``"hoeffding"``, or None (unstated: CLT)."""
+    """A report's bound on the mean, a name in ``_bounds.REGISTRY`` (``"empirical-bernstein"``,
+    ``"hoeffding"``, ``"asymptotic-t"``), or None (unstated: finite-sample for bounded scores)."""
     limits: tuple[Number, Number, Number]
     """``(minimum, maximum, threshold)`` as scores are compared with them
     (an unbounded side as an infinity)."""
@@ -385,9 +387,11 @@ class Policy(Value):
             from ._bound_rules import check_bound
 
             # The rules report(confidence=, bound=) applies, in one place.
-            check_bound(confidence, "clt" if bound is None else bound, low, high)
+            from ._bounds import default_bound
+
+            check_bound(confidence, default_bound(low, high) if bound is None else bound, low, high)
             if confidence is None:
-                # Even "clt": a stated bound without a confidence decides nothing.
+                # Even the default: a stated bound without a confidence decides nothing.
                 raise PolicyError("bad-policy", f"bound {bound!r} needs a confidence")
         self._fill(
             threshold=threshold,

@@ -64,7 +64,7 @@ def load_policy(path: str | PathLike[str], /) -> Policy:
     (``"higher"`` or ``"lower"``), ``nonfinite_elsewhere`` (``"refuse"`` or
     ``"list"``), ``require`` (a list of RFC 9535 logical expressions), and
     for reports ``confidence`` (a number strictly between 0.5 and 1) and
-    ``bound`` (``"clt"`` or ``"hoeffding"``; it needs ``confidence``).
+    ``bound`` (``"empirical-bernstein"``, ``"hoeffding"`` or ``"asymptotic-t"``; it needs ``confidence``).
 
     Numbers are decoded the way the policy will decode evidence: as binary
     floats, or as their exact decimal text (``decimal.Decimal``) when

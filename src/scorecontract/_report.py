@@ -135,24 +135,27 @@ def report(
 
     *confidence*, in (0.5, 1) (e.g. 0.95), makes each deciding metric
     decide on a one-sided confidence bound instead of its point estimate:
-    the pass rate on the exact Clopper-Pearson lower bound, the mean on the
-    central-limit bound (*bound* ``"clt"``, the default) or Hoeffding's
-    (``"hoeffding"``, which needs finite score bounds); for a policy whose
-    direction is ``"lower"``, the mean's upper bound.  Each metric's
-    ``interval`` holds the bound.  A mean over one trial, or trials that
-    all scored the same, has no CLT bound: INVALID (``insufficient-trials``).
+    the pass rate on the exact Clopper-Pearson lower bound, the mean on
+    *bound*: for bounded scores by default the finite-sample
+    ``"empirical-bernstein"`` (exact Clopper-Pearson when every score is the
+    minimum or the maximum), or ``"hoeffding"``; ``"asymptotic-t"`` (Student
+    t, the default for unbounded scores) holds only as n grows.  For a
+    policy whose direction is ``"lower"``, the mean's upper bound.  Each
+    metric's ``interval`` holds the bound.  A mean over one trial, or trials
+    that all scored the same, has no asymptotic bound: INVALID
+    (``insufficient-trials``).
     A policy may state ``confidence`` and ``bound`` itself; the keywords
     may then be left out or repeat its values, and a keyword that
     contradicts them raises ``PolicyError`` (``option-conflict``).
     *cluster_by*, a JSONPath query, JSON Pointer or member name selecting
-    each record's cluster (a string or integer), makes the CLT bound use
-    clustered standard errors; a valid line without one is an invalid
-    observation (``missing-cluster``, ``bad-cluster``).  The Hoeffding
-    and Clopper-Pearson bounds would ignore the clusters: *cluster_by*
-    with *bound* ``"hoeffding"``, ``metric="pass-rate"`` or
-    *min_pass_rate* raises ``PolicyError`` (``option-conflict``), and so
-    does *baseline* with *bound* ``"hoeffding"`` (the paired bound is the
-    CLT's).  lm-eval's results file (``Source(..., results=...)``) whose
+    each record's cluster (a string or integer), makes the mean's bound
+    clustered (over the cluster means, or with clustered standard errors);
+    a valid line without one is an invalid observation (``missing-cluster``,
+    ``bad-cluster``).  The Hoeffding and Clopper-Pearson bounds would
+    ignore the clusters: *cluster_by* with *bound* ``"hoeffding"``,
+    ``metric="pass-rate"`` or *min_pass_rate* raises ``PolicyError``
+    (``option-conflict``), and so does *baseline* with *bound*
+    ``"hoeffding"``.  lm-eval's results file (``Source(..., results=...)``) whose
     ``higher_is_better`` disagrees with the policy's direction raises
     ``PolicyError`` (``option-conflict``), as ``evaluate`` does.
 
@@ -209,6 +212,6 @@ def report(
     baseline_tally, baseline_read = read_inputs(
         baseline_inputs, reader, expected, ids, baseline_options, max_line_bytes, "baseline"
     )
-    plain = Gate(metric, min_pass_rate, None, "clt", cluster_by, None)
+    plain = Gate(metric, min_pass_rate, None, options.bound, cluster_by, None)
     baseline_report = gate(baseline_tally, plain, baseline_read, population_sha256)
     return gate(tally, options, read, population_sha256, baseline_report, baseline_tally)

@@ -65,10 +65,14 @@ def check_options(metric: object, min_pass_rate: object, max_line_bytes: object,
     if min_pass_rate is not None:
         # The score's numeric contract; Decimal is allowed, since the rate is
         # compared exactly in decimal whatever the policy (--exact reads it so).
+        from decimal import Decimal
+
         problem = number_problem(min_pass_rate, True)
-        if problem is not None:
-            raise PolicyError("bad-threshold", f"min_pass_rate is {problem[1]}")
-        if not 0 <= min_pass_rate <= 1:  # type: ignore[operator]
+        if problem is not None or not isinstance(min_pass_rate, (int, float, Decimal)):
+            raise PolicyError(
+                "bad-threshold", f"min_pass_rate is {problem[1] if problem else describe_value(min_pass_rate)}"
+            )
+        if not 0 <= min_pass_rate <= 1:
             raise PolicyError("bad-threshold", f"min_pass_rate {format_number(min_pass_rate)} is outside [0, 1]")
     check_limit("max_line_bytes", max_line_bytes)
     if max_listed is not None and (type(max_listed) is not int or max_listed < 0):
@@ -309,33 +313,20 @@ def check_bound_scope(
 ) -> None:
     """Refuse a bound an option does not reach (``option-conflict``): none is silently ignored.
 
-    Clustered standard errors widen the CLT bound on the mean only: the
-    Hoeffding bound and the pass rate's Clopper-Pearson bound assume
-    independent trials and would ignore the clusters.  The paired
-    difference with a baseline is bounded by the CLT only.
+    The rules are ``_bound_rules.scope_conflict``'s (what each bound of
+    ``_bounds.REGISTRY`` applies to), worded here in ``report()``'s keywords.
     """
+    from ._bound_rules import scope_conflict
+
     if confidence is None:
         return  # no bound is computed; cluster_by and bound were refused already
-    if cluster_by is not None:
-        if bound == "hoeffding":
-            raise PolicyError(
-                "option-conflict",
-                "cluster_by cannot be combined with bound 'hoeffding': clustered errors apply to the CLT bound "
-                "on the mean only (bound 'clt')",
-            )
-        if metric == "pass-rate" or min_pass_rate is not None:
-            raise PolicyError(
-                "option-conflict",
-                "cluster_by cannot be combined with a pass rate that decides (metric 'pass-rate' or "
-                "min_pass_rate): clustered errors apply to the CLT bound on the mean only; the pass rate's "
-                "Clopper-Pearson bound would ignore the clusters",
-            )
-    if baseline is not None and bound == "hoeffding":
-        raise PolicyError(
-            "option-conflict",
-            "a baseline cannot be combined with bound 'hoeffding': the paired difference is bounded by the CLT "
-            "only (bound 'clt')",
-        )
+    pass_rate = "metric" if metric == "pass-rate" else "min_pass_rate" if min_pass_rate is not None else None
+    found = scope_conflict(bound, cluster_by is not None, baseline is not None, pass_rate)
+    if found is not None:
+        option, other, why = found
+        named = {"bound": f"bound {bound!r}", "metric": "metric 'pass-rate'", "min_pass_rate": "min_pass_rate"}
+        where = "a baseline" if option == "baseline" else option
+        raise PolicyError("option-conflict", f"{where} cannot be combined with {named[other]}: {why}")
 
 
 def check_paired(confidence: object, cluster_by: object, baseline: object, max_regression: object, metric: str) -> None:
@@ -355,10 +346,14 @@ def check_paired(confidence: object, cluster_by: object, baseline: object, max_r
             "a baseline needs max_regression, and max_regression a baseline (--baseline FILE --max-regression D)",
         )
     if max_regression is not None:
+        from decimal import Decimal
+
         problem = number_problem(max_regression, True)
-        if problem is not None:
-            raise PolicyError("bad-threshold", f"max_regression is {problem[1]}")
-        if max_regression < 0:  # type: ignore[operator]
+        if problem is not None or not isinstance(max_regression, (int, float, Decimal)):
+            raise PolicyError(
+                "bad-threshold", f"max_regression is {problem[1] if problem else describe_value(max_regression)}"
+            )
+        if max_regression < 0:
             raise PolicyError("bad-threshold", f"max_regression {format_number(max_regression)} is negative")
         if metric != "mean":
             raise PolicyError("bad-policy", "a baseline compares scores: it needs metric 'mean', not 'pass-rate'")

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         max_regression: Number | None
         confidence: Number | None
         cluster_by: str | None
+        bound: str
 
 
 __all__ = ["compare_with_baseline"]
@@ -47,7 +48,8 @@ def compare_with_baseline(
     """
     from fractions import Fraction
 
-    from ._stats import Sums, paired_bound
+    from ._bounds._paired import paired_bound
+    from ._stats import Sums, to_float
 
     if tally.scores is None or baseline_tally is None or baseline_tally.scores is None:
         raise InvalidEvidence("internal-error", "a paired comparison without scores; please report it")
@@ -73,7 +75,8 @@ def compare_with_baseline(
     interval = None
     if pairs:
         sums = Sums.of_counts(differences)
-        mean_difference = float(Fraction(sums.total) / sums.count)
+        # to_float: differences of exact 1E+999 scores are beyond the doubles.
+        mean_difference = to_float(Fraction(sums.total) / sums.count)
         # Exactly, without dividing: total >= -D * n (or <= D * n).
         product = context.multiply(threshold, len(pairs))
         meets = sums.total >= product if side == "lower" else sums.total <= product
@@ -92,6 +95,9 @@ def compare_with_baseline(
                     clusters=clusters,
                     candidate=Sums.of(mine[t] for t in pairs),
                     baseline=Sums.of(theirs[t] for t in pairs),
+                    bound=options.bound,
+                    minimum=tally.policy.minimum,
+                    maximum=tally.policy.maximum,
                 )
             except InvalidEvidence as exc:
                 from ._confidence import BOUND_HINT

@@ -321,8 +321,9 @@ class Report(NoTruthValue, Value):
     - ``policy``: the ``Policy`` applied;
     - ``candidate``: the candidate every line had to name, or None;
     - ``confidence``: the confidence the metrics decided at, or None (the
-      point estimates decided); ``bound``, the mean's method (``"clt"`` or
-      ``"hoeffding"``), and ``cluster_by``, the query naming each trial's
+      point estimates decided); ``bound``, the mean's bound (a name in
+      ``_bounds.REGISTRY``: ``"empirical-bernstein"``, ``"hoeffding"`` or
+      ``"asymptotic-t"``), and ``cluster_by``, the query naming each trial's
       cluster, or None; each deciding metric's ``interval`` holds its bound;
     - ``regression``: the paired comparison with a baseline (a
       ``Regression``), or None.
@@ -627,10 +628,13 @@ class Regression(Value):
     def as_dict(self) -> dict[str, object]:
         """Return the comparison as a JSON-ready dict (the baseline's input and counts)."""
         base = self.baseline
+        difference = self.mean_difference
+        if difference is not None and difference in (float("inf"), float("-inf")):
+            difference = None  # beyond the doubles (exact 1E+999 scores): JSON has no infinity
         return {
             "max_regression": self.max_regression,
             "pairs": self.pairs,
-            "mean_difference": self.mean_difference,
+            "mean_difference": difference,
             "meets_threshold": self.meets,
             "interval": None if self.interval is None else self.interval.as_dict(),
             "only_candidate": self.only_candidate,

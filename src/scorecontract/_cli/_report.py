@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .._confidence import BOUNDS
+from .._bound_rules import bound_names
 from .._constants import DEFAULT_MAX_BYTES, DEFAULT_MAX_LISTED, METRICS, REPORT_FORMATS
 
 TYPE_CHECKING = False
@@ -104,9 +104,11 @@ def register(commands: Any, epilog: str) -> None:
     )
     bounds.add_argument(
         "--bound",
-        choices=BOUNDS,
+        choices=bound_names(),
         default=None,
-        help="the mean's bound: clt (central limit, default) or hoeffding (any n; needs finite score bounds)",
+        help="the mean's bound: empirical-bernstein (finite-sample, the default for bounded scores; exact "
+        "Clopper-Pearson for 0/1 scores), hoeffding (finite-sample), asymptotic-t (Student t, holds only as "
+        "n grows; the default for unbounded scores) (docs/reports.md)",
     )
     bounds.add_argument(
         "--cluster-by",
@@ -300,7 +302,7 @@ class ReportOptions:
         candidate: str | None,
         format: str,
         confidence: int | float | Decimal | None = None,
-        bound: str = "clt",
+        bound: str = "empirical-bernstein",
         cluster_by: str | None = None,
         baseline: str | None = None,
         max_regression: int | float | Decimal | None = None,
@@ -342,6 +344,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     Every refusal is configuration (``PolicyError``, exit 2) and comes
     before the trials are read, taken output paths included.
     """
+    from .._bounds import default_bound
     from ._files import refuse_taken
     from ._options import byte_count, whole_number
     from ._policy import number_option
@@ -366,7 +369,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     # it were refused above); report() accepts them repeated.
     if confidence is None:
         confidence = policy.confidence
-    bound = args.bound or policy.bound or "clt"
+    bound = args.bound or policy.bound or default_bound(policy.minimum, policy.maximum)
     source, select, trial_id = _reading(args, policy)
     max_bytes = byte_count("--max-bytes", args.max_bytes)
     if source is not None and args.policy is None:
@@ -409,6 +412,8 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
 
 def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: object, policy: Policy) -> None:
     """Refuse, before reading anything, what the library would refuse: exit 2."""
+    from .._bound_rules import scope_conflict
+    from .._bounds import default_bound
     from .._confidence import check_confidence
     from ._options import conflict, needs
 
@@ -433,24 +438,22 @@ def _check_bounds(args: argparse.Namespace, confidence: object, max_regression: 
         raise conflict("--baseline -", "TRIALS -", "standard input can be read once")
     if "-" in args.paths and len(args.paths) > 1:
         raise conflict("TRIALS -", "other TRIALS files", "standard input is one input; give the shards as files")
-    bound = args.bound or policy.bound or "clt"
+    bound = args.bound or policy.bound or default_bound(policy.minimum, policy.maximum)
     check_confidence(confidence, bound, policy)
     if confidence is None:
         return
-    # As report() refuses them (option-conflict), with the options' names.
-    bound_given = "--bound hoeffding" if args.bound is not None else "--policy (bound hoeffding)"
-    if args.cluster_by is not None:
-        clustered = "clustered errors apply to the CLT bound on the mean only"
-        if bound == "hoeffding":
-            raise conflict("--cluster-by", bound_given, clustered + " (--bound clt)")
-        if args.statistic == "pass-rate":
-            raise conflict(
-                "--cluster-by", "--statistic pass-rate", clustered + "; the Clopper-Pearson bound ignores them"
-            )
-        if args.min_pass_rate is not None:
-            raise conflict("--cluster-by", "--min-pass-rate", clustered + "; the Clopper-Pearson bound ignores them")
-    if args.baseline is not None and bound == "hoeffding":
-        raise conflict("--baseline", bound_given, "the paired difference is bounded by the CLT only (--bound clt)")
+    # As report() refuses them (option-conflict), with the options' names:
+    # the rules are _bound_rules.scope_conflict's, written once.
+    pass_rate = "--statistic pass-rate" if args.statistic == "pass-rate" else None
+    if pass_rate is None and args.min_pass_rate is not None:
+        pass_rate = "--min-pass-rate"
+    found = scope_conflict(bound, args.cluster_by is not None, args.baseline is not None, pass_rate)
+    if found is not None:
+        option, other, why = found
+        given = f"--bound {bound}" if args.bound is not None else f"--policy (bound {bound})"
+        raise conflict(
+            "--cluster-by" if option == "cluster_by" else "--baseline", given if other == "bound" else other, why
+        )
 
 
 def _harness_options() -> list[tuple[str, str, str]]:
