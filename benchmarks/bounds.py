@@ -3,7 +3,7 @@
 
     python benchmarks/bounds.py                # 2,000 replications a cell (minutes)
     python benchmarks/bounds.py --smoke        # few replications and cells (about a second)
-    python benchmarks/bounds.py --bounds clt,hoeffding --families beta-left --reps 500
+    python benchmarks/bounds.py --bounds asymptotic-t,hoeffding --families beta-left --reps 500
     python benchmarks/bounds.py --jobs 2 --progress   # the same rows, in two processes
 
 For every bound in ``BOUNDS`` and every family of scores it applies to, at
@@ -43,11 +43,9 @@ The families (the true mean is the target in every one):
 
 Beta scores are rounded to 3 decimals, as harnesses often write them (the
 rounding moves the mean by far less than the Monte Carlo error).  Every
-bound in a cell sees the same samples.  Two memos keep the run short without
+bound in a cell sees the same samples.  A memo keeps the run short without
 changing a verdict: report() is called once per distinct sample (the
-verdict of a report depends only on the multiset of its scores), and the
-Student t quantile, a pure function of (alpha, df), is memoized for the
-run.
+verdict of a report depends only on the multiset of its scores).
 
 Adding a bound is one line in ``BOUNDS``: its guarantee, the families it
 applies to, and the ``Gate`` options that ask report() for it, for example
@@ -205,11 +203,19 @@ class Bound(NamedTuple):
 # baseline on the same trials).
 MEAN = ("scores", "clusters")  # the plain mean bounds also run on clustered trials, ignoring the clusters
 BOUNDS: dict[str, Bound] = {
-    "clt": Bound("asymptotic", MEAN, Gate(bound="clt")),
+    # The mean's default for bounded scores (exact Clopper-Pearson when every score is 0 or 1).
+    "empirical-bernstein": Bound("finite-sample", MEAN, Gate(bound="empirical-bernstein")),
+    "asymptotic-t": Bound("asymptotic", MEAN, Gate(bound="asymptotic-t")),
     "hoeffding": Bound("finite-sample", MEAN, Gate(bound="hoeffding")),
     "clopper-pearson": Bound("finite-sample", ("binary",), Gate(metric="pass-rate")),
-    "paired": Bound("asymptotic", ("pairs",), Gate(metric="regression", bound="clt")),
-    "clustered": Bound("asymptotic", ("clusters",), Gate(bound="clt", clustered=True)),
+    "paired-empirical-bernstein": Bound(
+        "finite-sample", ("pairs",), Gate(metric="regression", bound="empirical-bernstein")
+    ),
+    "paired-asymptotic-t": Bound("asymptotic", ("pairs",), Gate(metric="regression", bound="asymptotic-t")),
+    "clustered-empirical-bernstein": Bound(
+        "finite-sample", ("clusters",), Gate(bound="empirical-bernstein", clustered=True)
+    ),
+    "clustered-asymptotic-t": Bound("asymptotic", ("clusters",), Gate(bound="asymptotic-t", clustered=True)),
 }
 
 # -- the families ------------------------------------------------------------------------
@@ -239,7 +245,7 @@ class Family(NamedTuple):
 
     @property
     def reference(self) -> str:
-        return "paired" if self.paired else "clustered" if self.clustered else "clt"
+        return "paired-asymptotic-t" if self.paired else "clustered-asymptotic-t" if self.clustered else "asymptotic-t"
 
 
 def bernoulli(rng: random.Random, target: float) -> Score:

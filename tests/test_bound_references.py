@@ -119,10 +119,10 @@ def test_the_mean_bound_is_student_t_as_scipy_computes_it(case, bound):
         scheduled=len(scores),
         policy=policy(bound["side"]),
         confidence=Decimal(bound["confidence"]),
-        bound="clt",
+        bound="asymptotic-t",
     )
     interval = result.mean.interval
-    assert interval.method == "clt" and interval.side == bound["side"] and interval.n == len(scores)
+    assert interval.method == "asymptotic-t" and interval.side == bound["side"] and interval.n == len(scores)
     assert_conservative_and_close(interval.bound, bound["bound"], bound["width"], bound["side"])
 
 
@@ -134,11 +134,11 @@ def test_the_clustered_bound_is_statsmodels_cluster_with_t_of_g_minus_1(case, bo
         scheduled=len(scores),
         policy=policy(bound["side"]),
         confidence=Decimal(bound["confidence"]),
-        bound="clt",
+        bound="asymptotic-t",
         cluster_by="cluster",
     )
     interval = result.mean.interval
-    assert interval.method == "clustered-clt" and interval.clusters == len(set(clusters))
+    assert interval.method == "asymptotic-t" and interval.clusters == len(set(clusters))
     assert interval.se == pytest.approx(float(bound["se"]), rel=1e-12)
     assert interval.se == pytest.approx(bound["statsmodels_se"], rel=1e-9)
     assert_conservative_and_close(interval.bound, bound["bound"], bound["width"], bound["side"])
@@ -152,7 +152,7 @@ def test_the_paired_bound_is_scipy_ttest_rel(case, bound):
         scheduled=len(candidate),
         policy=policy(bound["side"]),
         confidence=Decimal(bound["confidence"]),
-        bound="clt",
+        bound="asymptotic-t",
         baseline=lines(baseline),
         max_regression=1,
     )

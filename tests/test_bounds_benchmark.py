@@ -20,7 +20,16 @@ from support import ROOT
 
 SCRIPT = ROOT / "benchmarks" / "bounds.py"
 # The bounds the gate offers today; a new one belongs in the benchmark's table.
-EXPECTED_BOUNDS = {"clt", "hoeffding", "clopper-pearson", "paired", "clustered"}
+EXPECTED_BOUNDS = {
+    "empirical-bernstein",
+    "asymptotic-t",
+    "hoeffding",
+    "clopper-pearson",
+    "paired-empirical-bernstein",
+    "paired-asymptotic-t",
+    "clustered-empirical-bernstein",
+    "clustered-asymptotic-t",
+}
 
 
 def load():
@@ -72,7 +81,8 @@ def test_the_smoke_run_exits_0_and_prints_its_tables(bench, capsys):
     assert bench.main(["--smoke", "--families", "bernoulli,clustered"]) == 0
     out = capsys.readouterr().out
     assert "| bernoulli | clopper-pearson | finite-sample |" in out
-    assert "| clustered | clustered | asymptotic |" in out
+    assert "| clustered | clustered-asymptotic-t | asymptotic |" in out
+    assert "| clustered | clustered-empirical-bernstein | finite-sample |" in out
     assert "Width at the largest size" in out
 
 

@@ -572,7 +572,9 @@ def test_options_that_would_decide_nothing_are_refused(keywords, code):
 def test_direction_lower_decides_on_the_upper_bound():
     assert Policy(0.8).direction == "higher"
     lower_is_better = Policy(0.5, direction="lower")
-    result = report(jsonl([0.1, 0.2, 0.3, 0.2]), scheduled=4, policy=lower_is_better, confidence=0.95, bound="asymptotic-t")
+    result = report(
+        jsonl([0.1, 0.2, 0.3, 0.2]), scheduled=4, policy=lower_is_better, confidence=0.95, bound="asymptotic-t"
+    )
     interval = result.as_dict()["metrics"]["mean"]["interval"]
     assert interval["side"] == "upper" and interval["bound"] > 0.2 and interval["meets_threshold"] is True
     assert result.verdict is Verdict.PASS
