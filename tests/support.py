@@ -7,6 +7,8 @@ This module is not a test module, so pytest does not rewrite its asserts and
 
 from __future__ import annotations
 
+import ast
+import functools
 import io
 import json
 import os
@@ -46,6 +48,17 @@ def sample(items: Sequence[_T], keep: int, seed: str) -> list[_T]:
 
     chosen = set(random.Random(seed).sample(range(len(items)), keep))
     return [item for index, item in enumerate(items) if index in chosen]
+
+
+@functools.cache
+def parse_source(source: str) -> ast.Module:
+    """``ast.parse(source)``, once per run for each text.
+
+    Five test modules walk every module of the package, some more than
+    once; no walk changes a tree, so they share one.  The text is the key,
+    so a changed file is parsed again.
+    """
+    return ast.parse(source)
 
 
 def manifest_cases() -> list[dict[str, Any]]:

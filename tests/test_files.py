@@ -33,7 +33,7 @@ from scorecontract import InvalidEvidence, PolicyError, Verdict, report
 from scorecontract._cli import main
 from scorecontract._read import open_regular, read_bounded, read_file
 from scorecontract._write import write_new_file
-from support import SRC
+from support import SRC, parse_source
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX FIFOs")
 
@@ -296,7 +296,7 @@ def test_no_module_but_the_reader_and_the_writer_opens_files():
     for module in sorted((SRC / "scorecontract").rglob("*.py")):
         if module.name in ("_read.py", "_write.py"):
             continue
-        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_source(module.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
