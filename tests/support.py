@@ -7,6 +7,8 @@ This module is not a test module, so pytest does not rewrite its asserts and
 
 from __future__ import annotations
 
+import ast
+import functools
 import io
 import json
 import os
@@ -46,6 +48,17 @@ def sample(items: Sequence[_T], keep: int, seed: str) -> list[_T]:
 
     chosen = set(random.Random(seed).sample(range(len(items)), keep))
     return [item for index, item in enumerate(items) if index in chosen]
+
+
+@functools.cache
+def parse_source(source: str) -> ast.Module:
+    """``ast.parse(source)``, once per run for each text.
+
+    Five test modules walk every module of the package, some more than
+    once; no walk changes a tree, so they share one.  The text is the key,
+    so a changed file is parsed again.
+    """
+    return ast.parse(source)
 
 
 def manifest_cases() -> list[dict[str, Any]]:
@@ -225,13 +238,16 @@ def run_main(
     saved_cwd = os.getcwd()
     saved_env = dict(os.environ)
     saved_showwarning = warnings.showwarning
+    added_columns = False
     try:
         if env is not None:
             os.environ.clear()
             os.environ.update(env)
         # A pipe has no terminal size: argparse's help is then $COLUMNS wide,
         # else 80.  The suite's own stdout may be a terminal (pytest -s).
-        os.environ.setdefault("COLUMNS", "80")
+        added_columns = "COLUMNS" not in os.environ
+        if added_columns:
+            os.environ["COLUMNS"] = "80"
         if cwd is not None:
             os.chdir(cwd)
         sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
@@ -255,6 +271,10 @@ def run_main(
         Output.stdout_lost, Output.closed = saved_output
         warnings.showwarning = saved_showwarning
         os.chdir(saved_cwd)
+        if added_columns:
+            # Taken back first, so that a call which changed nothing else
+            # does not rebuild the whole environment (a putenv per variable).
+            os.environ.pop("COLUMNS", None)
         if dict(os.environ) != saved_env:
             os.environ.clear()
             os.environ.update(saved_env)

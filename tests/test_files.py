@@ -45,7 +45,7 @@ from scorecontract._cli._receipt import receipt_bytes
 from scorecontract._digest import sha256_hex
 from scorecontract._read import open_regular, read_bounded, read_file
 from scorecontract._write import write_new_file
-from support import SRC
+from support import SRC, parse_source
 from test_escape_fuzz import raw_unsafe, unsafe
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX FIFOs")
@@ -309,7 +309,7 @@ def test_no_module_but_the_reader_and_the_writer_opens_files():
     for module in sorted((SRC / "scorecontract").rglob("*.py")):
         if module.name in ("_read.py", "_write.py"):
             continue
-        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_source(module.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func

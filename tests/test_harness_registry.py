@@ -20,7 +20,7 @@ import pytest
 from scorecontract._harnesses import load
 from scorecontract._harnesses._base import Harness, Headline, Option, Samples
 from scorecontract._source import OPTIONS, REGISTRY
-from support import ROOT, SRC
+from support import ROOT, SRC, parse_source
 
 PACKAGE = SRC / "scorecontract"
 
@@ -178,7 +178,7 @@ def _edges():
         name = _module_of(path)
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         targets = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_source(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.ImportFrom) or not node.level:
                 continue
             base = package.split(".")
@@ -258,7 +258,7 @@ def test_no_private_name_crosses_a_module_of_the_harness_layer():
     assert len(layer) >= 10
     crossing = []
     for path in layer:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_source(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level:
                 crossing += [
                     f"{path.name}: {alias.name}"

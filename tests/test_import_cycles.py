@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from support import SRC, CorpusMissing
+from support import SRC, CorpusMissing, parse_source
 
 PACKAGE = SRC / "scorecontract"
 
@@ -43,7 +43,7 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The package modules that *name* imports, anywhere in its source."""
     package = name if _is_package(path) else name.rpartition(".")[0]
     targets: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse_source(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             # Absolute self-imports are refused elsewhere (test_vendoring);
             # count them here too, so none hides a cycle.

@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from support import FIXTURES, ROOT, SRC
+from support import FIXTURES, ROOT, SRC, parse_source
 
 PACKAGE = SRC / "scorecontract"
 
@@ -175,7 +175,7 @@ def import_problems(source, depth=0):
     *depth* is how many folders the module sits below the package root, so
     a relative import may climb ``depth + 1`` levels and no further.
     """
-    tree = ast.parse(source)
+    tree = parse_source(source)
     parents = _parents(tree)
     problems = []
     for node in ast.walk(tree):
@@ -221,10 +221,15 @@ def test_imports_are_stdlib_or_relative(path):
 
 def test_the_walk_sees_the_imports_there_are():
     init = (PACKAGE / "__init__.py").read_text(encoding="utf-8")
-    levels = {n.level for n in ast.walk(ast.parse(init)) if isinstance(n, ast.ImportFrom)}
+    levels = {n.level for n in ast.walk(parse_source(init)) if isinstance(n, ast.ImportFrom)}
     assert 1 in levels  # __init__ re-exports from private modules, relatively
-    everything = "\n".join(p.read_text(encoding="utf-8") for p in FILES)
-    modules = {alias.name for n in ast.walk(ast.parse(everything)) if isinstance(n, ast.Import) for alias in n.names}
+    modules = {
+        alias.name
+        for path in FILES
+        for n in ast.walk(parse_source(path.read_text(encoding="utf-8")))
+        if isinstance(n, ast.Import)
+        for alias in n.names
+    }
     assert {"json", "math", "sys"} <= modules
 
 
@@ -429,7 +434,7 @@ def import_time_problems(body):
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_module_bodies_only_define(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parse_source(path.read_text(encoding="utf-8"))
     assert import_time_problems(tree.body) == []
 
 
@@ -457,7 +462,7 @@ def test_record_classes_only_store():
     # one must only store its arguments (or, without an __init__, nothing).
     found = {}
     for path in FILES:
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in parse_source(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.ClassDef) and node.name in RECORD_CLASSES:
                 found[node.name] = node
     assert sorted(found) == sorted(RECORD_CLASSES)

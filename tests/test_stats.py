@@ -38,7 +38,7 @@ from scorecontract._bounds._clopper_pearson import clopper_pearson
 from scorecontract._bounds._hoeffding import hoeffding_bound
 from scorecontract._bounds._paired import paired_bound
 from scorecontract._stats import Sums, no_regression
-from support import CorpusMissing
+from support import CorpusMissing, sample
 
 # -- oracles ------------------------------------------------------------------------
 
@@ -264,9 +264,16 @@ def test_the_rule_of_three():
 
 # -- Clopper-Pearson: every bound against the oracle, both sides ------------------------
 
-SMALL = [(k, n) for n in (1, 2, 3, 7, 20) for k in range(n + 1)] + [(13, 40), (39, 40)]
+# Every k of n up to 7; of the 21 k of 20, a fixed sample of 7 (all of them
+# with --exhaustive, marker exhaustive); two of 40.
+SMALL = (
+    [(k, n) for n in (1, 2, 3, 7) for k in range(n + 1)]
+    + sample([(k, 20) for k in range(21)], 7, "clopper-pearson k of 20")
+    + [(13, 40), (39, 40)]
+)
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("confidence", ["0.95", "0.9"])
 @pytest.mark.parametrize("k, n", SMALL, ids=[f"{k}-of-{n}" for k, n in SMALL])
 def test_clopper_pearson_is_exact_to_40_bits_and_rounded_against_pass(k, n, confidence):
@@ -302,16 +309,36 @@ def _tail_numerator_horner(n, k, a, b):
     return accumulator * a**k
 
 
+def _tail_numerator(n, k, a, b):
+    """What _tail_numerator_horner returns, summed over the shorter side.
+
+    For k below n / 2 the terms j < k are fewer: the tail is
+    (a + b)**n less b**(n-k+1) * sum_{j < k} C(n, j) a**j b**(k-1-j), that
+    sum by Horner's rule in a with j running down from k - 1.  The same
+    integer, exactly.
+    """
+    if 2 * k >= n:
+        return _tail_numerator_horner(n, k, a, b)
+    accumulator, b_power, comb = 0, 1, math.comb(n, k - 1) if k else 0  # comb = C(n, j)
+    for j in range(k - 1, -1, -1):
+        accumulator = accumulator * a + comb * b_power
+        b_power *= b
+        comb = comb * j // (n - j + 1)
+    return (a + b) ** n - accumulator * b ** (n - k + 1)
+
+
 def exact_tail_at_least(k, n, p):
     """P(X >= k) as a Fraction, by Horner's rule over integers (fast for n in the thousands)."""
     a, d = p.numerator, p.denominator
-    return Fraction(_tail_numerator_horner(n, k, a, d - a), d**n)
+    return Fraction(_tail_numerator(n, k, a, d - a), d**n)
 
 
 def test_the_horner_check_agrees_with_fractions():
     n, k, p = 30, 11, Fraction(3, 8)
     assert Fraction(_tail_numerator_horner(n, k, 3, 5), 8**n) == tail_at_least(k, n, p)
     assert exact_tail_at_least(k, n, p) == tail_at_least(k, n, p)
+    for k in (0, 1, 11, 15, 16, 29, 30):
+        assert _tail_numerator(n, k, 3, 5) == _tail_numerator_horner(n, k, 3, 5), k
 
 
 @pytest.mark.parametrize("k, n", [(1602, 2001), (2400, 2500), (17, 2500), (1250, 2500)], ids=str)
@@ -322,11 +349,11 @@ def test_the_floating_point_range_is_rounded_down_and_close(k, n):
     alpha = Fraction(1, 20)
     bound = clopper_pearson(k, n, confidence=0.95).bound
     a, d = bound.as_integer_ratio()
-    assert _tail_numerator_horner(n, k, a, d - a) * alpha.denominator <= alpha.numerator * d**n
+    assert _tail_numerator(n, k, a, d - a) * alpha.denominator <= alpha.numerator * d**n
     # ...and close: a little above it (2**-19 relative) the tail is above alpha.
     above = Fraction(bound) * (1 + Fraction(1, 2**19))
     a, d = above.numerator, above.denominator
-    assert _tail_numerator_horner(n, k, a, d - a) * alpha.denominator > alpha.numerator * d**n
+    assert _tail_numerator(n, k, a, d - a) * alpha.denominator > alpha.numerator * d**n
 
 
 @pytest.mark.parametrize("k, n", [(1, 50), (17, 50), (49, 50), (600, 1000), (1999, 2000)], ids=str)
@@ -343,7 +370,7 @@ def test_the_floating_point_tail_and_its_error_bound(k, n, p):
     log_tail, error, _ = _clopper_pearson._float_log_tail(k, n, p)
     a, d = p.as_integer_ratio()
     if n <= 3000:
-        exact = _tail_numerator_horner(n, k, a, d - a)
+        exact = _tail_numerator(n, k, a, d - a)
         log_exact = math.log(exact) - n * math.log(d)
     else:
         log_exact = None
