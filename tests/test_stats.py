@@ -2,9 +2,9 @@
 """Confidence bounds: reference values, an independent high-precision oracle,
 and the direction of every rounding (against PASS).
 
-White-box: the bounds are computed by ``_stats`` and ``_confidence``
-directly, at inputs and to precisions that a report's rounded output cannot
-show.
+White-box: the bounds are computed by ``_stats`` and the modules of
+``_bounds`` directly, at inputs and to precisions that a report's rounded
+output cannot show; the registry of bound modules is checked here too.
 
 Each reference table row gives inputs -> (estimate, bound, verdict) and its
 source.  Every published value is also checked against the oracle here, so
@@ -21,6 +21,7 @@ No scipy: the suite needs only pytest.
 from __future__ import annotations
 
 import doctest
+import importlib
 import json
 import math
 import random
@@ -32,9 +33,11 @@ from pathlib import Path
 import pytest
 
 from scorecontract import InvalidEvidence, PolicyError, _stats
-from scorecontract._bounds import _clopper_pearson
+from scorecontract._bound_rules import bound_names
+from scorecontract._bounds import REGISTRY, _clopper_pearson
 from scorecontract._bounds._asymptotic_t import student_t_bound
 from scorecontract._bounds._clopper_pearson import clopper_pearson
+from scorecontract._bounds._empirical_bernstein import empirical_bernstein_bound
 from scorecontract._bounds._hoeffding import hoeffding_bound
 from scorecontract._bounds._paired import paired_bound
 from scorecontract._stats import Sums, no_regression
@@ -984,3 +987,100 @@ def test_an_interval_is_its_bound_and_the_decision_and_both_word_it_alike():
             bound = clopper_pearson(k, 40, confidence=0.95, side=side)
             shown = Decimal(bound.summary().split(" bound (clopper-pearson) ")[1].split(" ")[0])
             assert shown <= Decimal(bound.bound) if side == "lower" else shown >= Decimal(bound.bound)
+
+
+# -- the bound modules behind _bounds.REGISTRY: each against its formula -------------
+#
+# The reference values are each bound's formula in 50-digit mpmath, from the
+# scores' decimal text (tests/data/bounds-reference.json, made by
+# tools/bounds/make_bounds_reference.py); every bound must be at or below
+# its reference (a lower bound, rounded against PASS) and within 1e-12 of it.
+
+BOUNDS_REFERENCE = Path(__file__).parent / "data" / "bounds-reference.json"
+
+
+def _cases():
+    cases = json.loads(BOUNDS_REFERENCE.read_text())["cases"]
+    if len(cases) < 10:
+        raise CorpusMissing(f"only {len(cases)} reference bounds in {BOUNDS_REFERENCE}")
+    return cases
+
+
+def _scores(runs):
+    return [Decimal(score) for score, count in runs for _ in range(count)]
+
+
+def _computed(case):
+    confidence = Decimal(case["confidence"])
+    side, low, high = case["side"], Decimal(case["minimum"]), Decimal(case["maximum"])
+    if case["kind"] == "eb-clusters":
+        clusters = [[Decimal(s) for s in cluster] for cluster in case["scores"]]
+        flat = [s for cluster in clusters for s in cluster]
+        return empirical_bernstein_bound(
+            Sums.of(flat),
+            confidence=confidence,
+            minimum=low,
+            maximum=high,
+            side=side,
+            clusters=[(len(c), sum(c)) for c in clusters],
+        )
+    scores = _scores(case["scores"])
+    if case["kind"] == "eb-paired":
+        # Any candidate and baseline with these differences: baseline 0.5.
+        candidate = [Decimal("0.5") + d for d in scores]
+        return paired_bound(
+            Sums.of(scores),
+            confidence=confidence,
+            candidate=Sums.of(candidate),
+            baseline=Sums.of([Decimal("0.5")] * len(scores)),
+            side=side,
+            bound="empirical-bernstein",
+            minimum=low,
+            maximum=high,
+        )
+    if case["kind"] == "hoeffding":
+        return hoeffding_bound(Sums.of(scores), confidence=confidence, minimum=low, maximum=high, side=side)
+    return empirical_bernstein_bound(Sums.of(scores), confidence=confidence, minimum=low, maximum=high, side=side)
+
+
+@pytest.mark.parametrize("name", list(_cases()))
+def test_each_bound_matches_its_reference_rounded_against_pass(name):
+    case = _cases()[name]
+    bound = _computed(case)
+    expected = Decimal(case["bound"])
+    method = {"cp": "clopper-pearson", "hoeffding": "hoeffding"}.get(case["kind"], "empirical-bernstein")
+    assert bound.method == method and bound.side == case["side"]
+    exact = Decimal(bound.bound)
+    if case["side"] == "lower":
+        assert exact <= expected
+    else:
+        assert exact >= expected
+    # 1e-12 for the decimal bounds; Clopper-Pearson is found to 40 bits
+    # (docs/reports.md, "Precision and rounding").
+    tolerance = Decimal("1e-6") if case["kind"] == "cp" else Decimal("1e-12")
+    assert abs(exact - expected) <= tolerance * max(1, abs(expected))
+
+
+# -- the registry ---------------------------------------------------------------------
+
+
+def test_every_registered_bound_is_a_module_that_states_what_it_applies_to():
+    assert len(REGISTRY) >= 4
+    for name, (module, applies, guarantee, needs, text) in REGISTRY.items():
+        loaded = importlib.import_module(f"scorecontract._bounds.{module}")
+        assert loaded.__all__, name
+        assert set(applies) <= {"mean", "pass-rate", "paired", "clustered"} and applies, name
+        assert guarantee in ("finite-sample", "asymptotic") and needs in ("", "bounded") and text, name
+    # --bound's choices are the bounds on a mean, and the asymptotic one says so in its name.
+    assert bound_names() == tuple(name for name, entry in REGISTRY.items() if "mean" in entry[1])
+    for name in bound_names():
+        assert (REGISTRY[name][2] == "asymptotic") is ("asymptotic" in name)
+
+
+@pytest.mark.parametrize("name", list(REGISTRY) + ["_clustered", "_paired"])
+def test_the_examples_in_each_bound_module_run(name):
+    import doctest
+
+    module = importlib.import_module(f"scorecontract._bounds.{REGISTRY[name][0] if name in REGISTRY else name}")
+    failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failed == 0
