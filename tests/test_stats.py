@@ -992,11 +992,11 @@ def test_an_interval_is_its_bound_and_the_decision_and_both_word_it_alike():
 # -- the bound modules behind _bounds.REGISTRY: each against its formula -------------
 #
 # The reference values are each bound's formula in 50-digit mpmath, from the
-# scores' decimal text (tests/data/bounds-reference.json, made by
-# tools/bounds/make_bounds_reference.py); every bound must be at or below
+# scores' decimal text (tests/data/bounds/formulas.json, made by
+# tools/bounds/make_formula_references.py); every bound must be at or below
 # its reference (a lower bound, rounded against PASS) and within 1e-12 of it.
 
-BOUNDS_REFERENCE = Path(__file__).parent / "data" / "bounds-reference.json"
+BOUNDS_REFERENCE = Path(__file__).parent / "data" / "bounds" / "formulas.json"
 
 
 def _cases():

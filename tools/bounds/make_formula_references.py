@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""Write tests/data/bounds-reference.json: each finite-sample bound to 30 digits.
+"""Write tests/data/bounds/formulas.json: each finite-sample bound to 30 digits.
 
 Dev-only (never imported by the package or the default suite).  Run from
 the repository root in a venv holding mpmath 1.4.1:
 
-    python tools/bounds/make_bounds_reference.py
+    python tools/bounds/make_formula_references.py
 
 Each bound is computed from its formula (docs/reports.md, "Which bound")
 in mpmath at 50 significant digits, from the scores as exact decimal
@@ -133,7 +133,7 @@ def main() -> None:
             "maximum": str(int(high)),
             "bound": mpmath.nstr(bound, 30),
         }
-    path = Path("tests/data/bounds-reference.json")
+    path = Path("tests/data/bounds/formulas.json")
     lines = [f"  {json.dumps(name)}: {json.dumps(case)}" for name, case in out.items()]
     text = '{\n "mpmath": "%s",\n "cases": {\n%s\n }\n}\n' % (mpmath.__version__, ",\n".join(lines))
     json.loads(text)
