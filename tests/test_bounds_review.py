@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 
 from scorecontract import Policy, Verdict, report
-from scorecontract._bounds._empirical_bernstein import empirical_bernstein_bound
-from scorecontract._stats import Sums
 
 
 def _lines(rows: list[tuple[object, str]]) -> bytes:
@@ -54,21 +51,11 @@ def test_equal_cluster_sizes_keep_the_bound_over_the_cluster_means() -> None:
     scores = [1, 1, 0.9, 0.7, 0.6, 0.8, 0.9, 1, 0.4, 0.9, 0.8, 0.6, 1, 1, 0.95, 0.85, 0.5, 0.7, 0.9, 0.8]
     data = _lines([(s, f"q{i // 4}") for i, s in enumerate(scores)])
     interval = report(data, scheduled=20, threshold=0.5, confidence=0.95, cluster_by="q").mean.interval
-    means = [Decimal(s) for s in ("0.9", "0.825", "0.675", "0.95", "0.725")]
-    alone = empirical_bernstein_bound(Sums.of(means), confidence=0.95, minimum=0, maximum=1)
+    # The five cluster means, taken as five independent trials.
+    means = _lines([(s, f"m{i}") for i, s in enumerate((0.9, 0.825, 0.675, 0.95, 0.725))])
+    alone = report(means, scheduled=5, threshold=0.5, confidence=0.95).mean.interval
+    assert alone.method == interval.method == "empirical-bernstein"
     assert interval.bound == alone.bound
-
-
-def test_unequal_clusters_widen_by_the_largest_clusters_share() -> None:
-    # Sizes 1 and 3 (G = 2, N = 4): the units range over 2 * 3 / 4 = 1.5
-    # times the score range, so the bound is below the unclustered one.
-    flat = [Decimal("0.5"), Decimal("0.9"), Decimal("0.9"), Decimal("0.9")]
-    sums = Sums.of(flat)
-    clustered = empirical_bernstein_bound(
-        sums, confidence=0.9, minimum=0, maximum=1, side="upper", clusters=[(1, Decimal("0.5")), (3, Decimal("2.7"))]
-    )
-    assert clustered.estimate == float(Fraction(32, 40))
-    assert clustered.bound == 1.0  # clipped to the maximum
 
 
 def test_an_underflowing_gap_is_no_estimate_of_trials_needed() -> None:
