@@ -12,8 +12,9 @@ text, independently of the package:
 
 - empirical Bernstein: mean - sqrt(2 S**2 L / n) - R L / (3 n), L =
   ln(2 / alpha), S = min(R / 2, c + sqrt(s**2 + c**2)), c = R sqrt(L / (2
-  (n - 1))), s**2 the sample variance; over the cluster means with
-  clusters; over the differences in [-R, R] with a baseline;
+  (n - 1))), s**2 the sample variance; over one size-weighted unit per
+  cluster with clusters (``_clustered.trial_weighted_units``); over the
+  differences in [-R, R] with a baseline;
 - Clopper-Pearson for two-valued scores: low + R p, p the root of
   I_p(k, n - k + 1) = alpha (mpmath's betainc, by bisection to 2**-160);
 - Hoeffding: mean - R sqrt(ln(1 / alpha) / (2 n)).
@@ -105,8 +106,12 @@ def main() -> None:
         alpha = 1 - mpmath.mpf(confidence)
         low, high = mpmath.mpf(low), mpmath.mpf(high)
         if kind == "eb-clusters":
-            values = [mpmath.fsum(mpmath.mpf(s) for s in c) / len(c) for c in scores]
-            bound = eb(values, alpha, side, low, high)
+            # One unit per cluster weighted by its size, G (T_c - n_c low) / N,
+            # in [0, R G n_max / N]: the bound on the trial mean.
+            g, trials = len(scores), sum(len(c) for c in scores)
+            scale = mpmath.mpf(g * max(len(c) for c in scores)) / trials
+            units = [g * (mpmath.fsum(mpmath.mpf(s) for s in c) - len(c) * low) / trials for c in scores]
+            bound = min(high, max(low, low + eb(units, alpha, side, 0, (high - low) * scale)))
         elif kind == "eb-paired":
             values = [mpmath.mpf(s) for s in scores]
             bound = eb(values, alpha, side, low - high, high - low)

@@ -7,12 +7,20 @@ independent; the clusters are.  Each bound that applies to clusters
 
 - the asymptotic bound, the cluster-robust variance G/(G-1) * CR0 with
   t(G-1) (``cluster_residuals``);
-- the finite-sample bound, over the cluster means, which are independent
-  (``cluster_means``).  Each cluster weighs one, whatever its size: the
-  bound is on the mean over clusters of each cluster's expected score, the
-  trial mean when the clusters are of equal size.  Weighting by size would
-  make the cluster means differ in variance by design and the sample
-  variance of them no longer estimate what the bound needs.
+- the finite-sample bound, over one independent unit per cluster
+  (``trial_weighted_units``): u_c = G (T_c - n_c a) / N for the cluster's
+  n_c trials totalling T_c, G clusters, N trials, scores in [a, b].  The
+  units average to the trial mean - a, the quantity the gate compares
+  with the threshold, and lie in [0, R G n_max / N], R = b - a: the
+  bound widens by n_max / (N / G), the largest cluster over the average
+  one, and is the bound over the cluster means when the sizes are equal.
+  Weighting each cluster one instead (the mean of the cluster means)
+  would bound another quantity: one large failing cluster beside many
+  small passing ones would PASS a trial mean far below the threshold.
+  The units need not share a distribution: Bernstein's inequality and
+  Maurer and Pontil's theorem 10 hold for independent variables, and the
+  sample variance of units with different means only overestimates
+  their average variance.
 
 The fewest clusters accepted is 2 (``MIN_CLUSTERS``): with one, nothing
 varies between clusters, the asymptotic standard error is undefined and
@@ -34,19 +42,25 @@ if TYPE_CHECKING:
 
     from .._stats import Clusters, Exact
 
-__all__ = ["MIN_CLUSTERS", "cluster_means", "cluster_residuals", "few_clusters"]
+__all__ = ["MIN_CLUSTERS", "cluster_residuals", "few_clusters", "trial_weighted_units"]
 
 MIN_CLUSTERS = 2
 
 
-def cluster_means(clusters: Clusters, n: int, total: Exact) -> list[Fraction]:
-    """The exact mean of each cluster, checked against the *n* trials summing to *total*."""
+def trial_weighted_units(clusters: Clusters, n: int, total: Exact, low: Fraction) -> tuple[list[Fraction], Fraction]:
+    """Return the units G (T_c - n_c * *low*) / N, one per cluster, and their scale G n_max / N.
+
+    For scores at least *low* each unit lies in [0, scale * R]; the units
+    average to the trial mean - *low* (the module's notes).
+    """
     from fractions import Fraction
 
-    means = [Fraction(cluster_total) / size for size, cluster_total in _checked(clusters, n, total)]
-    if len(means) < MIN_CLUSTERS:
-        raise few_clusters(len(means))
-    return means
+    checked = _checked(clusters, n, total)
+    count = len(checked)
+    if count < MIN_CLUSTERS:
+        raise few_clusters(count)
+    units = [Fraction(count) * (Fraction(cluster_total) - size * low) / n for size, cluster_total in checked]
+    return units, Fraction(count * max(size for size, _ in checked), n)
 
 
 def few_clusters(count: int) -> Exception:

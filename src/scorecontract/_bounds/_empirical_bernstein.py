@@ -40,8 +40,9 @@ the Bernoulli(mu) one, and the chance that the exact bound passes mu on
 two-valued samples is at most alpha.  The switch can add only this
 bound's own chance on samples that are not two-valued.
 
-With clusters the units are the cluster means (``_clustered``), each
-cluster weighing one.  With a baseline they are the per-pair differences,
+With clusters there is one unit per cluster, weighted by its size so
+that the bound is on the trial mean (``_clustered``), over a range wider
+by the largest cluster's share.  With a baseline they are the per-pair differences,
 in [a - b, b - a].
 
 Cost: a handful of 40-digit decimal operations on the exact sums, the
@@ -95,7 +96,8 @@ def empirical_bernstein_bound(
     The empirical Bernstein bound of the module's notes, or the exact
     Clopper-Pearson bound when every score is *minimum* or *maximum*.
     *clusters*, as for ``student_t_bound``, are ``(count, total)`` pairs, one per
-    cluster: the bound is then over the cluster means.
+    cluster: the bound is then on the trial mean over one unit per cluster
+    (``_clustered.trial_weighted_units``).
 
         >>> from scorecontract._stats import Sums
         >>> b = empirical_bernstein_bound(Sums.of([0.9] * 50 + [0.7] * 50), confidence=0.95,
@@ -114,13 +116,13 @@ def empirical_bernstein_bound(
     n = sums.count
     total = Fraction(sums.total)
     if clusters is not None:
-        from ._clustered import cluster_means
+        from ._clustered import trial_weighted_units
 
-        means = cluster_means(clusters, n, sums.total)
-        count = len(means)
-        mean = sum(means, Fraction(0)) / count
-        ss = sum(((value - mean) ** 2 for value in means), Fraction(0))
-        return bernstein_bound(side, confidence, alpha, n, count, mean, ss, low, high, count)
+        units, scale = trial_weighted_units(clusters, n, sums.total, low)
+        count = len(units)
+        centre = sum(units, Fraction(0)) / count
+        ss = sum(((value - centre) ** 2 for value in units), Fraction(0))
+        return bernstein_bound(side, confidence, alpha, n, count, total / n, ss, low, high, count, scale=scale)
     # Every score is low or high exactly when sum (x - low)(high - x) = 0:
     # each term is >= 0 for a score in [low, high], and 0 only at the ends.
     if (low + high) * total - Fraction(sums.squares) - n * low * high == 0:
@@ -143,16 +145,22 @@ def bernstein_bound(
     high: Fraction,
     clusters: int | None,
     unpaired_se: float | None = None,
+    *,
+    scale: Fraction | None = None,
 ) -> Bound:
     """The bound of the module's notes over *units* independent values in [*low*, *high*].
 
     *mean* and *ss* (the sum of squared residuals) are the units'; *n* is
-    the trials they stand for, shown.  Every step rounds up the width.
+    the trials they stand for, shown.  With *scale* the units range over
+    *scale* times (*high* - *low*) (clusters of unequal size,
+    ``_clustered.trial_weighted_units``) and *mean* is the trial mean they
+    stand for.  Every step rounds up the width.
     """
     from decimal import ROUND_CEILING, ROUND_FLOOR
 
     up = context(ROUND_CEILING)
-    spread = rounded(high - low, up)
+    span = (high - low) * (1 if scale is None else scale)
+    spread = rounded(span, up)
     log = ln_up(2 / alpha)
     cap = up.divide(spread, 2)
     if units >= 2:
@@ -172,7 +180,7 @@ def bernstein_bound(
     else:
         bound = min(round_up_to_float(up.add(rounded(mean, up), width)), round_up_to_float(rounded(high, up)))
     variance = to_float(ss / (units - 1)) if units >= 2 else 0.0
-    range_ = to_float(high - low)
+    range_ = to_float(span)
     log_float = float(log)
 
     def needed(_: Bound, limit: Fraction, gap: Fraction) -> int | None:
@@ -182,6 +190,10 @@ def bernstein_bound(
         target = to_float(gap)
         if not (math.isfinite(target) and math.isfinite(range_) and math.isfinite(variance)):
             return None  # beyond the doubles: no estimate worth printing
+        if target <= 0 or range_ <= 0:
+            # Below the doubles (scores of 1E-999): the gap or the range
+            # underflowed to 0 and every m would "fit", one trial included.
+            return None
 
         def fits(m: int) -> bool:
             c = range_ * math.sqrt(log_float / (2 * (m - 1))) if m >= 2 else 0.0

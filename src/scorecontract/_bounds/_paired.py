@@ -4,7 +4,8 @@
 A regression gate compares two runs over the same trials.  The
 differences are the units: their mean is bounded by the asymptotic t
 bound or, for bounded scores, by the finite-sample empirical Bernstein
-bound over differences in [minimum - maximum, maximum - minimum].  The
+bound over differences in [minimum - maximum, maximum - minimum] (with
+clusters, one unit per cluster weighted by its size, ``_clustered``).  The
 unpaired standard error, sqrt(SE_candidate**2 + SE_baseline**2), is shown
 beside it (Miller's comparison of two models): the paired one is smaller
 by as much as the two sides' scores are correlated.
@@ -75,15 +76,29 @@ def paired_bound(
 
             raise insufficient("a mean over 0 pairs has no bound")
         mean, ss, units = Fraction(differences.total) / n, squared_residuals(differences), n
+        scale = None
         if clusters is not None:
-            from ._clustered import cluster_means
+            from ._clustered import trial_weighted_units
 
-            means = cluster_means(clusters, n, differences.total)
-            units = len(means)
-            mean = sum(means, Fraction(0)) / units
-            ss = sum(((value - mean) ** 2 for value in means), Fraction(0))
+            # One unit per cluster, weighted by its size: the bound is on
+            # the mean difference per trial, as the gate reads it.
+            values, scale = trial_weighted_units(clusters, n, differences.total, -spread)
+            units = len(values)
+            centre = sum(values, Fraction(0)) / units
+            ss = sum(((value - centre) ** 2 for value in values), Fraction(0))
         return bernstein_bound(
-            side, confidence, alpha, n, units, mean, ss, -spread, spread, None if clusters is None else units, unpaired
+            side,
+            confidence,
+            alpha,
+            n,
+            units,
+            mean,
+            ss,
+            -spread,
+            spread,
+            None if clusters is None else units,
+            unpaired,
+            scale=scale,
         )
     if bound != "asymptotic-t":
         raise PolicyError(
