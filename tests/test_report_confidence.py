@@ -197,7 +197,7 @@ def flapping(**keywords):
 def flapping_cli(tmp_path, *options, **outputs):
     """``scorecontract report`` on the flapping file, as flapping() decides it."""
     argv = ("--scheduled", "20", "--threshold", "0.8", *options)
-    if "--bound" not in options:  # as flapping(): the asymptotic bound, named
+    if "--confidence" in options and "--bound" not in options:  # as flapping(): the asymptotic bound, named
         argv = (*argv, "--bound", "asymptotic-t")
     return report_cli(tmp_path, FLAPPING.read_bytes(), *argv, name="flapping.jsonl", **outputs)
 

@@ -290,6 +290,8 @@ def mirrored(**keywords):
 def mirrored_cli(tmp_path, *options, **outputs):
     """``scorecontract report`` on the mirrored file, as mirrored() decides it."""
     policy = {"version": "default", "threshold": 0.2, "exact": False, "direction": "lower"}
+    if "--confidence" in options and "--bound" not in options:  # as mirrored(): the asymptotic bound
+        options = (*options, "--bound", "asymptotic-t")
     return report_cli(tmp_path, jsonl(mirrored_flapping()), "--scheduled", "20", *options, policy=policy, **outputs)
 
 

@@ -73,9 +73,14 @@ def finite(value: object) -> bool:
     A Decimal beyond the doubles (1E+999) is finite: ``float()`` would
     call it an infinity.
     """
-    import math
     from decimal import Decimal
 
+    if type(value) is int:  # exactly int: a bool is no score bound
+        return True
     if type(value) is Decimal:
         return value.is_finite()
-    return isinstance(value, (int, float)) and type(value) is not bool and math.isfinite(value)
+    if type(value) is float:
+        import math
+
+        return math.isfinite(value)
+    return False
