@@ -80,12 +80,16 @@ def assert_conservative_and_close(got, reference, width, side):
 
 def test_every_reference_file_records_its_command_and_versions():
     names = sorted(path.name for path in DATA.glob("*.json"))
-    assert names == ["clopper-pearson.json", "clustered.json", "paired.json", "student-t.json"]
+    assert names == ["clopper-pearson.json", "clustered.json", "formulas.json", "paired.json", "student-t.json"]
     for name in names:
         document = json.loads((DATA / name).read_text(encoding="utf-8"))
-        assert document["command"] == "python tools/bounds/make_references.py"
-        assert {"scipy", "statsmodels", "mpmath"} <= set(document["versions"])
-    assert (ROOT / "tools" / "bounds" / "make_references.py").is_file()
+        # formulas.json: each finite-sample bound's own formula in mpmath;
+        # the others: the asymptotic and exact bounds as scipy and statsmodels give them.
+        generator = "make_formula_references.py" if name == "formulas.json" else "make_references.py"
+        assert document["command"] == f"python tools/bounds/{generator}"
+        needed = {"mpmath"} if name == "formulas.json" else {"scipy", "statsmodels", "mpmath"}
+        assert needed <= set(document["versions"])
+        assert (ROOT / "tools" / "bounds" / generator).is_file()
 
 
 @pytest.mark.parametrize(

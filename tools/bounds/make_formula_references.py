@@ -23,6 +23,7 @@ text, independently of the package:
 from __future__ import annotations
 
 import json
+import platform
 from pathlib import Path
 
 import mpmath
@@ -140,7 +141,14 @@ def main() -> None:
         }
     path = Path("tests/data/bounds/formulas.json")
     lines = [f"  {json.dumps(name)}: {json.dumps(case)}" for name, case in out.items()]
-    text = '{\n "mpmath": "%s",\n "cases": {\n%s\n }\n}\n' % (mpmath.__version__, ",\n".join(lines))
+    head = {
+        "command": "python tools/bounds/make_formula_references.py",
+        "versions": {"python": platform.python_version(), "mpmath": mpmath.__version__},
+    }
+    text = '{\n%s,\n "cases": {\n%s\n }\n}\n' % (
+        ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}" for key, value in head.items()),
+        ",\n".join(lines),
+    )
     json.loads(text)
     path.write_text(text)
     print(f"wrote {len(out)} cases to {path}")
