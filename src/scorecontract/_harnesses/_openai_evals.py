@@ -271,14 +271,17 @@ def _numbered(events: list[tuple[int, object]]) -> None:
     ids = [at(event, "event_id") for _, event in events]
     if all(value is ABSENT for value in ids):
         return
+    numbers: list[int] = []
     for (number, _), value in zip(events, ids):
-        if type(value) is not int:
+        if type(value) is int:
+            numbers.append(value)
+        else:
             raise InvalidEvidence(
                 "wrong-type" if value is not ABSENT else "missing-member",
                 f"the event on line {number} has event_id {shown(value)}, not an integer, while others have one",
             )
-    if sorted(ids) != list(range(len(ids))):
-        missing = sorted(set(range(len(ids))) - set(ids))
+    if sorted(numbers) != list(range(len(numbers))):
+        missing = sorted(set(range(len(numbers))) - set(numbers))
         raise InvalidEvidence(
             "population-mismatch",
             f"the openai/evals log's {len(ids)} events are not event_ids 0 to {len(ids) - 1}, each once "
