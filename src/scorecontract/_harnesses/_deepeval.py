@@ -168,8 +168,10 @@ def _thresholds(cases: list[tuple[str, object]], metric: str) -> None:
     """Refuse success flags that the scores and thresholds beside them contradict.
 
     DeepEval's metrics set success from score and threshold: score >=
-    threshold for most, score <= threshold for those where lower is better
-    (Bias, Toxicity, Hallucination, ...).  Which rule a custom metric uses
+    threshold for most (BaseMetric.is_successful, deepeval/metrics/
+    base_metric.py l. 93-103), score <= threshold for those where lower is
+    better (bias.py l. 290, toxicity, hallucination, misuse); strict_mode
+    writes the threshold it used.  Which rule a custom metric uses
     the file does not say, so the flags must follow one of the two for
     every test case of the metric; an errored or unscored case is left out.
     """
@@ -303,7 +305,9 @@ HEADLINE = Headline(
     "testPassed and testFailed present (else INVALID missing-member); the scores, passes + fails, the test cases the "
     "metric measured, those of the run and testPassed + testFailed agree (two metrics of one name: INVALID "
     "population-mismatch), and the scores, passes, testPassed and testFailed are the test cases' (else INVALID "
-    "value-mismatch); every score a finite number within the policy's bounds",
+    "value-mismatch); no test case's metricsData with an error (else INVALID grader-errors); success flags following "
+    "score >= threshold or score <= threshold throughout (else INVALID value-mismatch); not a testRunData wrapper "
+    "and a run beside it (INVALID ambiguous-selection); every score a finite number within the policy's bounds",
     lists="NaN and infinities outside the selected entry",
     gate=_gate,
     nonfinite="DeepEval writes NaN for a score its metric could not measure",

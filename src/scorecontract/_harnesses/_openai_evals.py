@@ -361,8 +361,10 @@ HEADLINE = Headline(
     selects="final_report[M] of the one JSON Lines line holding final_report",
     requires="exactly one line holding final_report (two are INVALID ambiguous-selection); every line strict "
     "JSON; a finite value (no events writes NaN: INVALID); the match events agree with the spec's max_samples (a "
-    "selection is partial-run unless --allow-partial); accuracy is the share of correct match events (else INVALID "
-    "value-mismatch)",
+    "selection is partial-run unless --allow-partial); one run's log: a spec line, one run_id, event_ids 0 to N - 1, one "
+    "match event per sample, the command's --max_samples in run_config (else INVALID); the metric one its events "
+    "determine and agree with: accuracy the share of correct match events, counts/<choice> and other members the "
+    "metrics events' (else INVALID value-mismatch, or requirement-failed for one they do not determine)",
     lists="NaN and infinities elsewhere on the final_report line; those on other lines are counted "
     '(a policy stating nonfinite_elsewhere "refuse" refuses both)',
     gate=_gate,
