@@ -188,7 +188,7 @@ def _vet(
         )
     line, document = spec
     for number, event in events:
-        if "spec" in _data_of(event):
+        if "spec" in _data_of(event):  # a second spec line, which _sort files as an event
             # evals' LocalRecorder writes the spec once, when it opens the
             # log ("wb", evals/record.py l. 343): a second is another run's.
             raise InvalidEvidence(
