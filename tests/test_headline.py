@@ -408,9 +408,9 @@ CASES = [
         "openai-evals",
         {"metric": "boostrap_std"},
         {},
-        "FAIL",
-        "below-threshold",
-        "score 0.18 < threshold 0.8",
+        "INVALID",
+        "requirement-failed",
+        "'boostrap_std' on line 12 is not a value its events determine",
     ),
     (
         "openai-evals two final reports",
@@ -783,7 +783,11 @@ def test_openai_evals_lines_are_strict_and_named():
 
 
 def test_openai_evals_nan_on_other_lines_is_counted():
-    lines = ['{"run_id": "r", "type": "metrics", "data": {"score": NaN}}', '{"final_report": {"accuracy": 0.9}}']
+    lines = [
+        '{"spec": {"run_id": "r"}}',
+        '{"run_id": "r", "type": "metrics", "data": {"score": NaN, "accuracy": 0.9}}',
+        '{"final_report": {"accuracy": 0.9}}',
+    ]
     decision = evaluate("\n".join(lines), source="openai-evals")
     assert decision.verdict is Verdict.PASS
     assert decision.as_dict()["selection"]["source"]["nonfinite_on_other_lines"] == 1
@@ -1406,7 +1410,7 @@ def test_openai_evals_refuse_covers_the_other_lines():
     raw = "\n".join(
         [
             '{"spec": {"run_id": "r"}}',
-            '{"run_id": "r", "type": "metrics", "data": {"score": NaN}}',
+            '{"run_id": "r", "type": "metrics", "data": {"score": NaN, "accuracy": 0.9}}',
             '{"final_report": {"accuracy": 0.9}, "run_id": "r"}',
         ]
     )
@@ -1511,7 +1515,10 @@ def test_a_cycle_of_groups_is_invalid(subtasks):
 
 
 def test_requirements_read_the_document_the_adapter_reads():
-    raw = '{"spec": {"run_id": "r"}}\n{"final_report": {"accuracy": 0.9}, "run_id": "r"}\n'
+    raw = (
+        '{"spec": {"run_id": "r"}}\n{"run_id": "r", "type": "metrics", "data": {"accuracy": 0.9}}\n'
+        '{"final_report": {"accuracy": 0.9}, "run_id": "r"}\n'
+    )
     on_line = evaluate(raw, source="openai-evals", policy=Policy(require=["$.run_id == 'r'"]))
     assert on_line.verdict is Verdict.PASS
     elsewhere = evaluate(raw, source="openai-evals", policy=Policy(require=["$.spec.run_id == 'r'"]))

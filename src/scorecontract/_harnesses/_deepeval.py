@@ -63,7 +63,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     metric = options.text("metric")
     trace.query = f"$['metricsScores'][?@.metric == {literal(metric)}]"
     document, records = load(decode(raw, max_bytes), policy)
-    base = "$['testRunData']" if type(document) is dict and "testRunData" in document else "$"
+    base = _base(document)
     entries = at(document, *(("testRunData",) if base != "$" else ()), "metricsScores")
     if entries == []:
         raise InvalidEvidence(
@@ -129,9 +129,67 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         if problem is not None:
             raise InvalidEvidence(*problem)
         total += exact(score)
+    for place, item in cases:
+        error = at(item, "error")
+        if error is not ABSENT and error is not None:
+            # report --from deepeval refuses the case by the same reading
+            # (_Reader.case): an errored metric's score is no measurement.
+            said = f": {clip(error, 80)}" if type(error) is str else ""
+            raise InvalidEvidence(
+                "grader-errors",
+                f"DeepEval's metric {ascii(metric)} errored on a test case{said} (error at {place}), though errors "
+                f"at {where} is 0: an errored metric has no score",
+            )
     _agree(scores, passes, cases, metric, where)
+    _thresholds(cases, metric)
     what = f"DeepEval's mean {ascii(metric)} score over {len(scores)} test case{'s' if len(scores) != 1 else ''}"
     return Computed(total / len(scores), what, where, policy, listed)
+
+
+def _base(document: object) -> str:
+    """Where the test run is: ``$['testRunData']`` (.latest_test_run.json) or ``$`` (a saved run).
+
+    A file holding both a wrapper and a run beside it is two runs: which
+    one is the evidence is not the reader's to choose.
+    """
+    if type(document) is not dict or "testRunData" not in document:
+        return "$"
+    beside = [name for name in ("metricsScores", "testCases", "conversationalTestCases") if name in document]
+    if beside:
+        raise InvalidEvidence(
+            "ambiguous-selection",
+            f"this DeepEval file holds a test run in testRunData and another beside it ({', '.join(beside)} at $): "
+            "DeepEval writes one or the other; gate the run's own file",
+        )
+    return "$['testRunData']"
+
+
+def _thresholds(cases: list[tuple[str, object]], metric: str) -> None:
+    """Refuse success flags that the scores and thresholds beside them contradict.
+
+    DeepEval's metrics set success from score and threshold: score >=
+    threshold for most (BaseMetric.is_successful, deepeval/metrics/
+    base_metric.py l. 93-103), score <= threshold for those where lower is
+    better (bias.py l. 290, toxicity, hallucination, misuse); strict_mode
+    writes the threshold it used.  Which rule a custom metric uses
+    the file does not say, so the flags must follow one of the two for
+    every test case of the metric; an errored or unscored case is left out.
+    """
+    judged = []
+    for place, item in cases:
+        score, threshold, success = at(item, "score"), at(item, "threshold"), at(item, "success")
+        if finite(score) and finite(threshold) and type(success) is bool:
+            judged.append((place, exact(score), exact(threshold), success))
+    if not judged:
+        return
+    higher = [place for place, score, threshold, success in judged if (score >= threshold) != success]
+    lower = [place for place, score, threshold, success in judged if (score <= threshold) != success]
+    if higher and lower:
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"DeepEval's success flags of metric {ascii(metric)} follow neither score >= threshold (not at "
+            f"{higher[0]}) nor score <= threshold (not at {lower[0]}): a score or a flag was changed",
+        )
 
 
 def _cases(document: object, base: str, metric: str, counts: list[Count]) -> list[tuple[str, object]] | None:
@@ -247,7 +305,9 @@ HEADLINE = Headline(
     "testPassed and testFailed present (else INVALID missing-member); the scores, passes + fails, the test cases the "
     "metric measured, those of the run and testPassed + testFailed agree (two metrics of one name: INVALID "
     "population-mismatch), and the scores, passes, testPassed and testFailed are the test cases' (else INVALID "
-    "value-mismatch); every score a finite number within the policy's bounds",
+    "value-mismatch); no test case's metricsData with an error (else INVALID grader-errors); success flags following "
+    "score >= threshold or score <= threshold throughout (else INVALID value-mismatch); not a testRunData wrapper "
+    "and a run beside it (INVALID ambiguous-selection); every score a finite number within the policy's bounds",
     lists="NaN and infinities outside the selected entry",
     gate=_gate,
     nonfinite="DeepEval writes NaN for a score its metric could not measure",
@@ -280,7 +340,7 @@ class _Reader(SampleReader):
 
     def document(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
         document, codes = load_with_codes(data, max_bytes, self.policy.exact)
-        base = "$['testRunData']" if type(document) is dict and "testRunData" in document else "$"
+        base = _base(document)
         keys = ("testRunData",) if base != "$" else ()
         entries = at(document, *keys, "metricsScores")
         if type(entries) is not list:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .._describe import format_number
 from .._errors import InvalidEvidence
-from .._sample_reader import SampleReader, canonical_trial_id, codes_of, invalid_row
+from .._sample_reader import SampleReader, canonical_trial_id, clip, codes_of, invalid_row, once
 from ._base import (
     ABSENT,
     Count,
@@ -52,7 +52,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     text = decode(raw, max_bytes)
     found: list[tuple[int, object, list[tuple[str, str]]]] = []
     spec: tuple[int, object] | None = None
-    matches: list[tuple[int, object]] = []
+    events: list[tuple[int, object]] = []
     elsewhere = 0
     first_elsewhere: tuple[int, str, str] | None = None
     # str.splitlines() would also split at U+2028, U+0085 and form feeds,
@@ -67,10 +67,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         if type(document) is dict and "final_report" in document:
             found.append((number, document, records))
         else:
-            if type(document) is dict and "spec" in document and spec is None:
-                spec = (number, document)
-            elif type(document) is dict and document.get("type") == "match":
-                matches.append((number, document))
+            spec = _sort(number, document, spec, events)
             if records and first_elsewhere is None:
                 first_elsewhere = (number, records[0][0], records[0][1])
             elsewhere += len(records)
@@ -114,11 +111,11 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
             "were no grade (counts/__invalid__), which openai/evals scored as the lowest choice; pass --allow-errors "
             "to gate the score anyway",
         )
+    matches = _vet(spec, events, (number, document))
     notes = _coverage(spec, matches, options.switch("allow_partial"))
     if notes:
         trace.origin.append(("partial", notes[0]))
-    if metric == "accuracy":
-        _accuracy(document, number, matches)
+    _reconciled(document, number, metric, matches, [event for _, event in events if at(event, "type") == "metrics"])
     return Selected(document, records, query, policy)
 
 
@@ -153,35 +150,204 @@ def _coverage(spec: tuple[int, object] | None, matches: list[tuple[int, object]]
     return reconcile(counts, harness="openai/evals", unit="samples", allow_partial=allow)[1]
 
 
-def _accuracy(document: object, number: int, matches: list[tuple[int, object]]) -> None:
-    """Refuse an accuracy that its own match events contradict.
+def _sort(
+    number: int, document: object, spec: tuple[int, object] | None, events: list[tuple[int, object]]
+) -> tuple[int, object] | None:
+    """File a line other than final_report: the first spec line, returned, or an event, added to *events*.
 
-    A match eval's final_report accuracy is evals.metrics.get_accuracy of
-    its match events: the share of them with data.correct true, in floats.
+    A second spec line is filed as an event, for _vet to refuse once the
+    final_report lines are counted (two of those say more).
     """
-    from fractions import Fraction
+    if type(document) is not dict:
+        return spec
+    if "spec" in document and spec is None:
+        return (number, document)
+    events.append((number, document))
+    return spec
 
-    accuracy = at(document, "final_report", "accuracy")
-    # A Decimal (exact mode) is checked as a float is; NaN is the
-    # contract's to refuse.
-    if not matches or not finite(accuracy):
-        return
-    correct = [at(event, "data", "correct") for _, event in matches]
-    if not all(type(flag) is bool for flag in correct):
-        # evals writes data.correct as a bool; anything else would switch the
-        # check off (one "false" string let an accuracy of 0.8 read 1.0).
+
+def _vet(
+    spec: tuple[int, object] | None, events: list[tuple[int, object]], final: tuple[int, object] | None
+) -> list[tuple[int, object]]:
+    """Refuse a log that is not one whole run's; return its match events.
+
+    What evals 3.0.1's recorder guarantees (evals/record.py): the spec line
+    first, once, with run_config.max_samples as its command gave it
+    (oaieval.py, null when not given); every event and the final report with the spec's
+    run_id; event_id ``len(self._events)`` at recording, so the ids are 0 to
+    N - 1, each once (a paused recorder records nothing, leaving no gap);
+    a sampling event's data always holds prompt (record_sampling).  A Match
+    eval records one match event per sample.  ``check`` and ``report``
+    both read a log through here, so they refuse it alike.
+    """
+    if spec is None:
         raise InvalidEvidence(
-            "wrong-type",
-            f"a match event on the record log has data.correct that is not true or false; "
-            f"the final_report on line {number} cannot be checked against its events",
+            "missing-member",
+            "the openai/evals log has no spec line: evals' recorder writes it first, with the run's max_samples, "
+            "and without it nothing says whether the run covered its samples",
         )
-    right = sum(1 for flag in correct if flag)
-    computed = Fraction(right, len(correct))
-    if abs(computed - exact(accuracy)) > Fraction(1, 10**9):
+    line, document = spec
+    for number, event in events:
+        if "spec" in _data_of(event):  # a second spec line, which _sort files as an event
+            # evals' LocalRecorder writes the spec once, when it opens the
+            # log ("wb", evals/record.py l. 343): a second is another run's.
+            raise InvalidEvidence(
+                "ambiguous-selection",
+                f"lines {line} and {number} of the openai/evals log both hold a spec: two runs' records in one "
+                "file; gate each run's own log",
+            )
+    limit = at(document, "spec", "run_config", "max_samples")
+    stated = _command_max_samples(at(document, "spec", "run_config", "command"))
+    # A max_samples deleted or nulled while the command still says it
+    # would turn a selection into a whole run (oaieval.py passes
+    # args.max_samples into run_config as given).
+    if stated is not None and (type(limit) is not int or str(limit) != stated):
         raise InvalidEvidence(
             "value-mismatch",
-            f"the final_report on line {number} says accuracy {format_number(accuracy)}, but its {len(correct)} "
-            f"match events say {right} correct, {format_number(float(computed))}",
+            f"the spec on line {line} says max_samples {'absent' if limit is ABSENT else shown(limit)}, but its "
+            f"command reads --max_samples {clip(stated, 40)}",
+        )
+    run_id = at(document, "spec", "run_id")
+    if run_id is not ABSENT:
+        for number, event in [*events, *([final] if final is not None else [])]:
+            other = at(event, "run_id")
+            if other is not ABSENT and other != run_id:
+                raise InvalidEvidence(
+                    "value-mismatch",
+                    f"line {number} of the openai/evals log has run_id {clip(repr(other), 60)}, but the spec on line {line} "
+                    f"has {clip(repr(run_id), 60)}: evals writes one run_id on every line of a log, so lines of two runs "
+                    "were joined",
+                )
+    _numbered(events)
+    matches: list[tuple[int, object]] = []
+    seen: dict[str, str] = {}
+    for number, event in events:
+        kind = at(event, "type")
+        if kind == "match":
+            sample = at(event, "sample_id")
+            if type(sample) is str:
+                once(seen, sample, f"line {number}", "the openai/evals log's match events")
+            matches.append((number, event))
+        elif kind == "sampling" and at(event, "data", "prompt") is ABSENT:
+            raise InvalidEvidence(
+                "missing-member",
+                f"the sampling event on line {number} has no data.prompt: evals' record_sampling always writes "
+                "one (a match event retyped?)",
+            )
+    return matches
+
+
+def _data(event: object) -> dict[str, object]:
+    """An event's data object; empty when it has none."""
+    return _data_of(at(event, "data"))
+
+
+def _data_of(value: object) -> dict[str, object]:
+    """*value* when it is an object, else an empty one."""
+    return value if type(value) is dict else {}
+
+
+def _command_max_samples(command: object) -> str | None:
+    """The value of --max_samples on oaieval's recorded command line, as written; None when it has none.
+
+    argparse takes the last of a repeated option, and both ``--max_samples N``
+    and ``--max_samples=N``; the abbreviations argparse also accepts are not
+    read.
+    """
+    if type(command) is not str:
+        return None
+    words = command.split()
+    value = None
+    for index, word in enumerate(words):
+        if word == "--max_samples" and index + 1 < len(words):
+            value = words[index + 1]
+        elif word.startswith("--max_samples="):
+            value = word[len("--max_samples=") :]
+    return value
+
+
+def _numbered(events: list[tuple[int, object]]) -> None:
+    """Refuse event_ids that are not 0 to N - 1, each once: events dropped, added or copied."""
+    ids = [at(event, "event_id") for _, event in events]
+    if all(value is ABSENT for value in ids):
+        return
+    numbers: list[int] = []
+    for (number, _), value in zip(events, ids):
+        if type(value) is int:
+            numbers.append(value)
+        else:
+            raise InvalidEvidence(
+                "wrong-type" if value is not ABSENT else "missing-member",
+                f"the event on line {number} has event_id {shown(value)}, not an integer, while others have one",
+            )
+    if sorted(numbers) != list(range(len(numbers))):
+        missing = sorted(set(range(len(numbers))) - set(numbers))
+        raise InvalidEvidence(
+            "population-mismatch",
+            f"the openai/evals log's {len(ids)} events are not event_ids 0 to {len(ids) - 1}, each once "
+            f"({'first missing ' + str(missing[0]) if missing else 'one repeated'}): evals numbers its events "
+            "consecutively, so events were dropped, added or copied",
+        )
+
+
+def _reconciled(
+    document: object, number: int, metric: str, matches: list[tuple[int, object]], metrics: list[object]
+) -> None:
+    """Refuse a final_report metric its own events contradict, or one they do not determine.
+
+    What each eval computes from its events (evals 3.0.1): a match eval's
+    accuracy is evals.metrics.get_accuracy of the match events, the share
+    with data.correct true; FuzzyMatch's accuracy and f1_score, and a
+    model-graded eval's score, are the mean of that member over the
+    metrics events (recorder.get_scores; ModelBasedClassify skips a null
+    score); its counts/<choice> count the metrics events of data.choice.
+    """
+    from collections import Counter
+    from fractions import Fraction
+
+    value = at(document, "final_report", metric)
+    # A Decimal (exact mode) is checked as a float is; NaN is the
+    # contract's to refuse.
+    if not finite(value):
+        return
+    said = exact(value)
+    if metric == "accuracy" and matches:
+        correct = [at(event, "data", "correct") for _, event in matches]
+        if not all(type(flag) is bool for flag in correct):
+            # evals writes data.correct as a bool; anything else would switch the
+            # check off (one "false" string let an accuracy of 0.8 read 1.0).
+            raise InvalidEvidence(
+                "wrong-type",
+                f"a match event on the record log has data.correct that is not true or false; "
+                f"the final_report on line {number} cannot be checked against its events",
+            )
+        right = sum(1 for flag in correct if flag)
+        computed = Fraction(right, len(correct))
+        events = f"{len(correct)} match events say {right} correct"
+    elif metric.startswith("counts/") and metrics:
+        computed = Fraction(Counter(at(event, "data", "choice") for event in metrics)[metric[len("counts/") :]])
+        events = f"{len(metrics)} metrics events count {computed} with data.choice {metric[len('counts/') :]!r}"
+    elif metrics and all(metric in _data(event) for event in metrics):
+        values = [item for item in (at(event, "data", metric) for event in metrics) if item is not None]
+        if not values or not all(finite(item) for item in values):
+            return
+        computed = sum((exact(item) for item in values), Fraction(0)) / len(values)
+        events = f"the mean of data.{metric} over its {len(values)} metrics events is"
+    else:
+        determined = ["accuracy"] if matches else []
+        members = sorted({key for event in metrics for key in _data(event) if key != "choice"})
+        choices = sorted({str(at(event, "data", "choice")) for event in metrics if "choice" in _data(event)})
+        determined += [*members, *(f"counts/{choice}" for choice in choices)]
+        raise InvalidEvidence(
+            "requirement-failed",
+            f"the final_report's {metric!r} on line {number} is not a value its events determine, so nothing "
+            "checks it; gate one that is: " + (", ".join(repr(name) for name in determined) or "none in this log"),
+        )
+    if abs(computed - said) > Fraction(1, 10**9):
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"the final_report on line {number} says {metric} {format_number(value)}, but {events} "
+            f"{format_number(float(computed))}",
         )
 
 
@@ -195,8 +361,10 @@ HEADLINE = Headline(
     selects="final_report[M] of the one JSON Lines line holding final_report",
     requires="exactly one line holding final_report (two are INVALID ambiguous-selection); every line strict "
     "JSON; a finite value (no events writes NaN: INVALID); the match events agree with the spec's max_samples (a "
-    "selection is partial-run unless --allow-partial); accuracy is the share of correct match events (else INVALID "
-    "value-mismatch)",
+    "selection is partial-run unless --allow-partial); one run's log: a spec line, one run_id, event_ids 0 to N - 1, one "
+    "match event per sample, the command's --max_samples in run_config (else INVALID); the metric one its events "
+    "determine and agree with: accuracy the share of correct match events, counts/<choice> and other members the "
+    "metrics events' (else INVALID value-mismatch, or requirement-failed for one they do not determine)",
     lists="NaN and infinities elsewhere on the final_report line; those on other lines are counted "
     '(a policy stating nonfinite_elsewhere "refuse" refuses both)',
     gate=_gate,
@@ -229,7 +397,8 @@ class _Reader(SampleReader):
 
         text = decode_evidence(data, max_bytes)
         spec: tuple[int, object] | None = None
-        matches: list[tuple[int, object, Codes]] = []
+        events: list[tuple[int, object]] = []
+        codes: dict[int, Codes] = {}
         for number, line in enumerate(text.split("\n"), 1):
             if not line.strip(" \t\r"):
                 continue
@@ -237,18 +406,18 @@ class _Reader(SampleReader):
                 document, records = load_document(line, exact=self.policy.exact)
             except InvalidEvidence as exc:
                 raise InvalidEvidence(exc.code, f"line {number}: {exc.message}") from None
-            if type(document) is dict and "spec" in document and spec is None:
-                spec = (number, document)
-            elif type(document) is dict and document.get("type") == "match":
-                matches.append((number, document, codes_of(records)))
+            if type(document) is dict and "final_report" not in document:
+                spec = _sort(number, document, spec, events)
+                codes[number] = codes_of(records)
+        matches = _vet(spec, events, None)
         if not matches:
             raise InvalidEvidence(
                 "missing-evidence", "the openai/evals log holds no match event: nothing to gate per sample"
             )
-        _coverage(spec, [(number, event) for number, event, _ in matches], self.allow_partial)
+        _coverage(spec, matches, self.allow_partial)
         rows: list[Placed] = []
-        for number, event, codes in matches:
-            rows.append((f"line {number}", self.event(event, codes)))
+        for number, event in matches:
+            rows.append((f"line {number}", self.event(event, codes[number])))
         return rows, len(matches)
 
     def event(self, event: object, codes: Codes) -> Row:
