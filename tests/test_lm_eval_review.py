@@ -50,26 +50,39 @@ def _copy_id(how: str, index: int) -> object:
     return {"negative": -1 - index, "string": str(index), "beyond": 10 + index, "in range": 6 + index}[how]
 
 
-@pytest.mark.parametrize(
-    ("how", "codes"),
-    [
-        ("negative", {"bad-trial-id": 3, "population-mismatch": 1}),
-        ("string", {"bad-trial-id": 3, "population-mismatch": 1}),
-        ("beyond", {"not-scheduled": 3, "population-mismatch": 1}),
-        # The ids are right; only doc_hash shows the lines are copies.
-        ("in range", {"population-mismatch": 1}),
-    ],
-)
-def test_failing_lines_replaced_by_copies_of_passing_ones_are_invalid(
-    tmp_path: Path, how: str, codes: dict[str, int]
-) -> None:
+def _copied(tmp_path: Path, how: str) -> Path:
+    """basic's samples_mc10 with its 4 failing lines replaced by copies of the first 4 passing ones."""
     lines = _lines(BASIC_MC10)
     assert [line["acc"] for line in lines] == [1.0] * 6 + [0.0] * 4
-    assert _mc10_report(BASIC_MC10).verdict is Verdict.FAIL  # 0.6 < 0.8: the true result
     for index in range(4):
         lines[6 + index] = {**lines[index], "doc_id": _copy_id(how, index)}
-    result = _mc10_report(_written(tmp_path, BASIC_MC10.name, lines))
+    return _written(tmp_path, BASIC_MC10.name, lines)
+
+
+@pytest.mark.parametrize(
+    ("how", "codes"),
+    [("negative", {"bad-trial-id": 4}), ("string", {"bad-trial-id": 4}), ("beyond", {"not-scheduled": 4})],
+)
+def test_a_doc_id_no_document_of_the_run_has_is_an_invalid_observation(
+    tmp_path: Path, how: str, codes: dict[str, int]
+) -> None:
+    # Without task_hashes (lm-eval before 0.4.3), the ids alone say it.
+    document = json.loads(BASIC_RESULTS.read_text())
+    del document["task_hashes"]
+    results = tmp_path / BASIC_RESULTS.name
+    results.write_text(json.dumps(document), encoding="utf-8")
+    assert _mc10_report(BASIC_MC10, results).verdict is Verdict.FAIL  # 0.6 < 0.8: the true result
+    result = _mc10_report(_copied(tmp_path, how), results)
     assert (result.verdict, dict(result.invalid_by_code)) == (Verdict.INVALID, codes)
+
+
+@pytest.mark.parametrize("how", ["negative", "string", "beyond", "in range"])
+def test_copied_lines_do_not_hash_to_task_hashes(tmp_path: Path, how: str) -> None:
+    # "in range": the ids are right; only the doc_hash of each line shows the copies.
+    assert _mc10_report(BASIC_MC10).verdict is Verdict.FAIL
+    result = _mc10_report(_copied(tmp_path, how))
+    assert (result.verdict, result.code) == (Verdict.INVALID, "population-mismatch")
+    assert "task_hashes" in result.message
 
 
 def test_a_doc_id_is_an_integer_from_0_without_the_results_file_too(tmp_path: Path) -> None:

@@ -519,6 +519,7 @@ class _Reader(SampleReader):
         self.hashed_lines = 0
         self.hash_lines = 0
         self.digest: Digest | None = None
+        self.unhashed: str | None = None
         self.names = list(names)
         results = options.get("results")
         allow_partial = options.get("allow_partial")
@@ -716,10 +717,10 @@ class _Reader(SampleReader):
         self.hashed_lines = 0
         self.digest = hashlib.sha256()
 
-    def _hashed(self, record: dict[str, object], trial_id: str | None) -> Row | None:
-        """Add *record* to the lines' hash; at the last line, the invalid row if it is not task_hashes'."""
+    def _hashed(self, record: dict[str, object]) -> None:
+        """Add *record* to the lines' hash; after the last line, note a hash unlike task_hashes'."""
         if self.digest is None or self.hashed_lines >= self.hash_lines:
-            return None
+            return
         self.hashed_lines += 1
         parts = [record.get(key) for key in ("doc_hash", "prompt_hash", "target_hash")]
         if all(type(part) is str for part in parts):
@@ -727,18 +728,28 @@ class _Reader(SampleReader):
         else:
             self.digest = None  # a line lm-eval did not write: its hash cannot match
         if self.digest is not None and self.hashed_lines < self.hash_lines:
-            return None
+            return
         if self.digest is not None and self.digest.hexdigest() == self.task_hash:
-            return None
+            self.digest = None
+            return
         self.digest = None
-        return invalid_row(
-            trial_id,
-            "population-mismatch",
+        self.unhashed = (
             f"the {self.hash_lines} sample lines of {self.task} do not hash to the results file's task_hashes "
             f"({clip(str(self.task_hash), 20)}; lm-eval hashes each line's doc_hash, prompt_hash and target_hash "
-            "in the order it writes them): they are not the lines that results file was written with (another "
-            "run, or lines copied, edited or reordered)",
+            "in the order it writes them, every filter's): they are not the lines that results file was written "
+            "with (another run's, or lines copied, edited or reordered)"
         )
+
+    def line(self, raw: bytes, max_bytes: int) -> Row | None:
+        """The base's observation of one line; the whole file INVALID once its lines miss task_hashes.
+
+        Raised, not an invalid row: the hash is of every line together,
+        and which of them is not lm-eval's the hash cannot say.
+        """
+        row = super().line(raw, max_bytes)
+        if self.unhashed is not None:
+            raise InvalidEvidence("population-mismatch", self.unhashed)
+        return row
 
     def type_hint(self, value: object) -> str:
         if type(value) is list:
@@ -755,11 +766,9 @@ class _Reader(SampleReader):
         trial_id, problem = canonical_trial_id(
             [("$['doc_id']", record.get("doc_id", ABSENT)), ("$['filter']", record.get("filter", ABSENT))], codes
         )
-        hashed = self._hashed(record, trial_id)
+        self._hashed(record)
         if problem is not None:
             return invalid_row(None, *problem)
-        if hashed is not None:
-            return hashed
         doc_id = record["doc_id"]
         if type(doc_id) is not int or doc_id < 0:
             # evaluator.py writes doc_id as the document's index: "0" or -1
