@@ -368,8 +368,7 @@ def _agrees(document: object, group: str, metric: str) -> None:
     group's value with aggregate_subtask_metrics (api/metrics.py) over
     its leaf tasks: their mean weighted by sample_len (weight_by_size, the
     default) or unweighted.  The results file does not record which, so
-    the value must be one of the two; each is a weighted mean, which never
-    leaves the span of its tasks' values.
+    the value must be one of the two.
     """
     stated = at(document, "results", group, metric)
     again = at(document, "groups", group, metric)
