@@ -208,6 +208,7 @@ class _Reader(SampleReader):
                 trials[trial_id] = (base, [], instance)
             for number, stat in enumerate(stats if type(stats) is list else []):
                 trials[trial_id][1].append((path_under(base, "stats", number), stat))
+        _even(trials)
         # One entry per metric class is HELM's own doing; one stat twice in
         # the union is not: HELM runs each (instance, train trial,
         # perturbation) once in a run, and a rerun is another run's file
@@ -321,6 +322,34 @@ class _Reader(SampleReader):
         except InvalidEvidence as exc:
             return invalid_row(trial_id, exc.code, exc.message)
         return self.judge(trial_id, path_under(where, "mean"), mean, codes, instance)
+
+
+def _even(trials: dict[str, tuple[str, list[tuple[str, object]], object]]) -> None:
+    """Refuse a file whose instances were not each run under the same train trials.
+
+    HELM adapts every instance (each perturbed copy too) once per train
+    trial, for train_trial_index 0 to num_train_trials - 1
+    (adapter_spec.num_train_trials): an instance with a trial the others
+    lack is a copy standing in for missing trials, which a bare
+    ``--scheduled`` count cannot tell.
+    """
+    import json
+
+    indices: dict[str, set[str]] = {}
+    for _, _, instance in trials.values():
+        key = json.dumps([at(instance, "instance_id"), at(instance, "perturbation", "name")], default=repr)
+        indices.setdefault(key, set()).add(json.dumps(at(instance, "train_trial_index"), default=repr))
+    shapes = {frozenset(found) for found in indices.values()}
+    if len(shapes) > 1:
+        listed = "; ".join(
+            f"{sum(1 for found in indices.values() if found == shape)} with {', '.join(sorted(shape))}"
+            for shape in sorted(shapes, key=sorted)
+        )
+        raise InvalidEvidence(
+            "population-mismatch",
+            f"HELM's per_instance_stats.json holds its instances under unlike sets of train_trial_index ({listed}): "
+            "HELM runs every instance under each train trial, so some entries stand in for others",
+        )
 
 
 def _reader(options: Options, policy: Policy, names: Sequence[str | None]) -> SampleReader:

@@ -46,6 +46,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from .._digest import Digest
     from .._policy import Policy
     from .._sample_reader import Codes, Row
     from ._base import Options, Trace
@@ -58,7 +59,11 @@ FOLLOWS = "lm-eval 0.4.13 (lm-evaluation-harness) results_<date>.json and sample
 
 # lm-eval's sample file name: samples_<task>_<date id>.jsonl, the date id
 # as EvaluationTracker writes it (datetime.now().isoformat() with ':' as '-').
-_SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_\d{4}-\d{2}-\d{2}T[0-9.\-]+\.jsonl")
+_SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl")
+# Its results file: results_<date id>.json, or <stem>_<date id>.json for
+# an --output_path ending in .json (save_results_aggregated), with the one
+# date id the sample files of its run carry (save_results_samples).
+_RESULTS_NAME = re.compile(r".*_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.json")
 
 
 # The direction of the metrics lm-eval registers (lm_eval/api/metrics.py,
@@ -224,18 +229,21 @@ def _nanmean(document: object, task: str, metric: str) -> str | None:
 def _leaves(document: object, task: str, within: tuple[str, ...], leaves: list[str]) -> None:
     """Add to *leaves* the tasks *task* stands on: itself, or what group_subtasks lists under it.
 
-    lm-eval writes n-samples for tasks only, never for a group.  A task in
+    lm-eval writes n-samples for tasks only, never for a group: a name
+    group_subtasks lists tasks under is a group whatever n-samples says,
+    and stands on its subtasks.  A task in
     two groups counts once; a group listed under itself (a cycle) stands
     for no documents at all, and is INVALID.
     """
-    if at(document, "n-samples", task) is not ABSENT:
-        if task not in leaves:
-            leaves.append(task)
-        return
     subtasks = at(document, "group_subtasks", task)
     if type(subtasks) is not list or not subtasks:
+        # A task (n-samples of its own), or one without n-samples: refused
+        # unless --allow-partial.  group_subtasks decides first: an
+        # n-samples entry under a group's name (which lm-eval never writes,
+        # evaluator_utils.py n_samples holds tasks only) must not make it a
+        # leaf that hides its subtasks' counts.
         if task not in leaves:
-            leaves.append(task)  # a task without n-samples: refused unless --allow-partial
+            leaves.append(task)
         return
     for subtask in subtasks:
         if type(subtask) is not str:
@@ -298,10 +306,100 @@ def _coverage(document: object, gated: str, metric: str, allow: bool) -> list[st
         group.append(
             Count(count(stated, f"lm-eval's sample_count of {ascii(gated)}"), "sample_count", where, "covered")
         )
+    # The group's sample_len is the sum of its tasks' (api/group.py,
+    # Group.aggregate); an n-samples entry under its name, which lm-eval
+    # never writes, must say the same sums, or it says another run.
+    stated = at(document, "results", gated, "sample_len")
+    if stated is not ABSENT:
+        where = path("results", gated, "sample_len")
+        group.append(Count(count(stated, f"lm-eval's sample_len of {ascii(gated)}"), "sample_len", where, "covered"))
+    own = task_counts(document, gated)
+    if own is not None:
+        group += [item for item in own if item.what.startswith("n-samples")]
     if notes:
         # A part of a subtask was allowed: the group's sums say it again.
         return notes
     return reconcile(group, harness="lm-eval", unit=f"documents of the group {gated}", allow_partial=allow)[1]
+
+
+def _same(first: object, second: object) -> bool:
+    """Whether two parsed JSON values are one value (NaN is NaN; True is not 1)."""
+    if type(first) is not type(second):
+        return False
+    if type(first) is float and type(second) is float and first != first and second != second:
+        return True
+    return first == second
+
+
+def _leaf_values(document: object, group: str, metric: str) -> list[tuple[float, int]] | None:
+    """The (value, sample_len) of *metric* of each task under *group*, or None where one is no number."""
+    leaves: list[str] = []
+    _leaves(document, group, (), leaves)
+    found: list[tuple[float, int]] = []
+    for leaf in leaves:
+        value = at(document, "results", leaf, metric)
+        if value is ABSENT:
+            continue  # api/group.py aggregates the tasks that have the metric
+        size = at(document, "results", leaf, "sample_len")
+        number = _number(value)
+        if number is None or type(size) is not int or size < 0:
+            return None
+        found.append((number, size))
+    return found
+
+
+def _number(value: object) -> float | None:
+    """*value* as a finite float (a Decimal under --exact too), or None."""
+    import math
+    from decimal import Decimal
+
+    if type(value) is int or type(value) is float or type(value) is Decimal:
+        number = float(value)
+        return number if math.isfinite(number) else None
+    return None
+
+
+def _agrees(document: object, group: str, metric: str) -> None:
+    """Refuse a group's *metric* stated twice unlike, or unlike any mean lm-eval takes of its tasks.
+
+    lm-eval writes a group that aggregates under results and again under
+    groups, one dict copied (evaluator_utils.py, EvalAccumulator.collect):
+    the two must be the same.  Group.aggregate (api/group.py) takes the
+    group's value with aggregate_subtask_metrics (api/metrics.py) over
+    its leaf tasks: their mean weighted by sample_len (weight_by_size, the
+    default) or unweighted.  The results file does not record which, so
+    the value must be one of the two.
+    """
+    stated = at(document, "results", group, metric)
+    again = at(document, "groups", group, metric)
+    if again is not ABSENT and not _same(stated, again):
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"lm-eval states {ascii(metric)} of the group {ascii(group)} twice, and the two differ: {shown(stated)} "
+            f"at {path('results', group, metric)}, {shown(again)} at {path('groups', group, metric)} (lm-eval "
+            "writes one value in both places)",
+        )
+    number = _number(stated)
+    if number is None:
+        return  # the contract judges a headline that is no finite number
+    values = _leaf_values(document, group, metric)
+    if not values:
+        return
+    weighted_sizes = sum(size for _, size in values)
+    means = [sum(value for value, _ in values) / len(values)]
+    if weighted_sizes > 0:
+        means.append(sum(value * size for value, size in values) / weighted_sizes)
+    # A float sum of products is within a few ulps of the exact mean.
+    tolerance = 1e-9 * max(1.0, *(abs(value) for value, _ in values))
+    if any(abs(number - mean) <= tolerance for mean in means):
+        return
+    shown_means = " or ".join(repr(mean) for mean in means)
+    raise InvalidEvidence(
+        "value-mismatch",
+        f"lm-eval's {ascii(metric)} of the group {ascii(group)} is {shown(stated)}, but its {len(values)} tasks' values "
+        f"average to {shown_means} (weighted by sample_len, or not: api/metrics.py aggregate_subtask_metrics): "
+        "the group's value is not the mean of its tasks",
+    )
 
 
 def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, trace: Trace) -> Selected:
@@ -341,6 +439,8 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     stated = _stated(document, task, metric)
     check_direction(stated, policy.direction, metric, task)
     notes = _coverage(document, task, metric, options.switch("allow_partial"))
+    if type(at(document, "group_subtasks", task)) is list and at(document, "group_subtasks", task):
+        _agrees(document, task, metric)
     if notes:
         trace.origin.append(("partial", notes[0] if len(notes) == 1 else notes))
     metrics = at(document, "results", task)
@@ -409,6 +509,17 @@ class _Reader(SampleReader):
         self.documents = 0
         self.seen: dict[str, set[object]] = {}
         self.results_sha256: str | None = None
+        # The doc_ids the run can have written: [0, bound), once the
+        # results file is read (see population).
+        self.bound: int | None = None
+        # The results file's task_hashes of the task, the lines that hash
+        # to it (every filter's), and the running hash of those read.
+        self.task_hash: str | None = None
+        self.hashed_lines = 0
+        self.hash_lines = 0
+        self.digest: Digest | None = None
+        self.unhashed: str | None = None
+        self.names = list(names)
         results = options.get("results")
         allow_partial = options.get("allow_partial")
         if allow_partial is None:
@@ -481,6 +592,16 @@ class _Reader(SampleReader):
         table = at(results, "results")
         if type(table) is dict and task not in table:
             raise no_such("task", task, "--task", "the lm-eval results file", list(table), "tasks and groups")
+        subtasks = at(results, "group_subtasks", task)
+        if type(subtasks) is list and subtasks:
+            # evaluator.py logs samples per task; a group has no lines of
+            # its own, whatever n-samples holds under its name.
+            raise PolicyError(
+                "bad-option",
+                f"{task!r} is a group of the lm-eval results file (group_subtasks lists "
+                f"{', '.join(str(item) for item in subtasks[:5])}): lm-eval writes sample lines per task, so "
+                "report one of its tasks (--task)",
+            )
         counts = task_counts(results, task)
         if counts is None:
             table = at(results, "n-samples")
@@ -537,12 +658,97 @@ class _Reader(SampleReader):
         self.filters = frozenset(filters)
         self.documents = effective
         self.seen = {}
+        # evaluator.py writes doc_id as the document's index in the task:
+        # a --limit run (config.limit) the first `effective` of them; a
+        # --samples run (which records no limit) those it names, below
+        # `original` (Task.doc_iterator).
+        original = counts[0].value
+        self.bound = effective if effective == original or _limit(results, original) is not None else original
+        self._same_run(task)
+        self._hashes(results, task, metrics, effective)
         # The lines of one run, whose results file declares them: lm-eval
         # writes each (doc_id, filter) once, so a second line of one is a
         # copy, not a rerun (without --results, the report's own rule for
         # shards reads it as a rerun).
         self.unique = f"lm-eval's sample lines of {task}"
         return effective * len(filters)
+
+    def _same_run(self, task: str) -> None:
+        """Refuse sample files whose date id is not the results file's: lines of another run."""
+        import os
+
+        if self.results is None:
+            return
+        given = _RESULTS_NAME.fullmatch(os.path.basename(os.fspath(self.results)))
+        if given is None:
+            return
+        for name in self.names:
+            match = _SAMPLES_NAME.fullmatch(os.path.basename(name)) if name is not None else None
+            if match is not None and match.group("date") != given.group("date"):
+                raise InvalidEvidence(
+                    "population-mismatch",
+                    f"the sample file {ascii(os.path.basename(name or ''))} is of the run of "
+                    f"{match.group('date')}, the results file {ascii(os.path.basename(os.fspath(self.results)))} "
+                    f"of the run of {given.group('date')}: lm-eval names both files of one run with its one date "
+                    f"id (EvaluationTracker.date_id), so these lines are not the {task} documents that results file "
+                    "declares; give the results file of the samples' run",
+                )
+
+    def _hashes(self, results: object, task: str, metrics: dict[str, object], effective: int) -> None:
+        """Prepare the check of the lines against the results file's task_hashes of *task*.
+
+        EvaluationTracker.save_results_aggregated hashes, in order, the
+        doc_hash, prompt_hash and target_hash of every line it writes of
+        the task (every filter's: one line per document and filter), with
+        sha256 (utils.hash_string): lines copied, edited, reordered or of
+        another task's documents do not hash to it.  A file without
+        task_hashes (written without --log_samples, or before lm-eval
+        0.4.3) is not checked.
+        """
+        import hashlib
+
+        stated = at(results, "task_hashes", task)
+        if type(stated) is not str:
+            return
+        filters = {key.split(",", 1)[1] for key in metrics if "," in key}
+        self.task_hash = stated
+        self.hash_lines = effective * len(filters)
+        self.hashed_lines = 0
+        self.digest = hashlib.sha256()
+
+    def _hashed(self, record: dict[str, object]) -> None:
+        """Add *record* to the lines' hash; after the last line, note a hash unlike task_hashes'."""
+        if self.digest is None or self.hashed_lines >= self.hash_lines:
+            return
+        self.hashed_lines += 1
+        parts = [record.get(key) for key in ("doc_hash", "prompt_hash", "target_hash")]
+        if all(type(part) is str for part in parts):
+            self.digest.update("".join(str(part) for part in parts).encode("utf-8"))
+        else:
+            self.digest = None  # a line lm-eval did not write: its hash cannot match
+        if self.digest is not None and self.hashed_lines < self.hash_lines:
+            return
+        if self.digest is not None and self.digest.hexdigest() == self.task_hash:
+            self.digest = None
+            return
+        self.digest = None
+        self.unhashed = (
+            f"the {self.hash_lines} sample lines of {self.task} do not hash to the results file's task_hashes "
+            f"({clip(str(self.task_hash), 20)}; lm-eval hashes each line's doc_hash, prompt_hash and target_hash "
+            "in the order it writes them, every filter's): they are not the lines that results file was written "
+            "with (another run's, or lines copied, edited or reordered)"
+        )
+
+    def line(self, raw: bytes, max_bytes: int) -> Row | None:
+        """The base's observation of one line; the whole file INVALID once its lines miss task_hashes.
+
+        Raised, not an invalid row: the hash is of every line together,
+        and which of them is not lm-eval's the hash cannot say.
+        """
+        row = super().line(raw, max_bytes)
+        if self.unhashed is not None:
+            raise InvalidEvidence("population-mismatch", self.unhashed)
+        return row
 
     def type_hint(self, value: object) -> str:
         if type(value) is list:
@@ -559,8 +765,25 @@ class _Reader(SampleReader):
         trial_id, problem = canonical_trial_id(
             [("$['doc_id']", record.get("doc_id", ABSENT)), ("$['filter']", record.get("filter", ABSENT))], codes
         )
+        self._hashed(record)
         if problem is not None:
             return invalid_row(None, *problem)
+        doc_id = record["doc_id"]
+        if type(doc_id) is not int or doc_id < 0:
+            # evaluator.py writes doc_id as the document's index: "0" or -1
+            # is no document lm-eval ran, and would be a second id for one.
+            return invalid_row(
+                trial_id,
+                "bad-trial-id",
+                f"the line's doc_id is {clip(shown(doc_id), 40)}: lm-eval writes a document's index, an integer from 0",
+            )
+        if self.bound is not None and doc_id >= self.bound:
+            return invalid_row(
+                trial_id,
+                "not-scheduled",
+                f"the line's doc_id is {doc_id}, but lm-eval ran documents 0 to {self.bound - 1} of {self.task} "
+                "(n-samples in the results file)",
+            )
         if self.filter is not None and record["filter"] != self.filter:
             # The id was read, so the line is a (document, filter) of
             # lm-eval's own: one of another filter's population.
