@@ -36,9 +36,7 @@ __all__ = [
 ]
 
 
-BOUND_HINT = (
-    " (in a report: bound='empirical-bernstein', --bound empirical-bernstein; or the pass rate's Clopper-Pearson)"
-)
+BOUND_HINT = " (in a report: bound='empirical-bernstein', --bound empirical-bernstein; or the pass rate's Clopper-Pearson)"
 
 
 class Interval(Value):
