@@ -406,7 +406,7 @@ def _repeated(rows: list[tuple[int, object]]) -> Count | None:
 
     A row is one (testIdx, promptIdx, repeatIndex) of the run: a second is
     no second test, and could stand in for one that is missing.  Rows whose
-    ids are not whole numbers are left to the reader, which refuses them.
+    ids are not whole numbers are skipped here: ``_check_rows`` refuses them.
     """
     seen: dict[tuple[object, ...], int] = {}
     first: tuple[int, int] | None = None
@@ -692,7 +692,8 @@ HEADLINE = Headline(
     requires="every count a whole number; no errors, counting rows no grader decided "
     "(componentResults[].metadata.graderError, an assertion that crashed) (else INVALID grader-errors; "
     "--allow-errors counts them as not passed); the counts, the rows in results.results (of that prompt's "
-    "promptIdx, with --provider), each a distinct testIdx and promptIdx, and every prompt's counts agree, and the "
+    "promptIdx, with --provider), each a distinct testIdx and promptIdx of the run, and every prompt's counts with "
+    "its own rows agree, and the "
     "rows' passes and errors with theirs (else INVALID population-mismatch); at least one test (else INVALID "
     "empty-run); every test of config.tests, times its var combinations, repeats and the prompts, ran, and no "
     "filter is recorded in runtimeOptions (else INVALID partial-run, unless --allow-partial)",
