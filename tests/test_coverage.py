@@ -574,7 +574,9 @@ def test_deepeval_run_counts_are_required(members, code):
 def promptfoo_run(rows):
     passes = sum(1 for row in rows if row["success"])
     stats = {"successes": passes, "failures": len(rows) - passes, "errors": 0}
-    return json.dumps({"results": {"version": 3, "stats": stats, "results": rows}})
+    metrics = {"testPassCount": passes, "testFailCount": len(rows) - passes, "testErrorCount": 0}
+    prompts = [{"provider": "echo", "metrics": metrics}]
+    return json.dumps({"results": {"version": 3, "stats": stats, "prompts": prompts, "results": rows}})
 
 
 def promptfoo_row(index, success, grader_error=False):

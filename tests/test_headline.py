@@ -639,6 +639,15 @@ def promptfoo(stats, prompts=(), rows=None):
     if rows is None:
         counts = [stats.get(name) for name in ("successes", "failures", "errors")]
         rows = promptfoo_rows(*(count if type(count) is int and count > 0 else 0 for count in counts))
+    if not prompts and type(rows) is list:
+        # promptfoo writes one entry per prompt, its metrics counting its rows.
+        kinds = [
+            (row.get("success") is True and row.get("failureReason") != 2, row.get("failureReason") == 2)
+            for row in rows
+        ]
+        metrics = {"testPassCount": sum(p for p, _ in kinds), "testErrorCount": sum(e for _, e in kinds)}
+        metrics["testFailCount"] = len(rows) - metrics["testPassCount"] - metrics["testErrorCount"]
+        prompts = [{"provider": "p", "metrics": metrics}] if rows else []
     return json.dumps({"results": {"version": 3, "prompts": list(prompts), "results": rows, "stats": stats}})
 
 
@@ -1784,7 +1793,9 @@ def promptfoo_agrees(rows, counts):
     """
     document = json.loads((HARNESS_FIXTURES / "promptfoo-errors.json").read_bytes())
     successes, failures, errors = counts
-    document["results"]["results"] = rows
+    document["results"]["results"] = [
+        {"testIdx": number, "promptIdx": 0, **row} if type(row) is dict else row for number, row in enumerate(rows)
+    ]
     document["results"]["stats"].update(successes=successes, failures=failures, errors=errors)
     [prompt] = document["results"]["prompts"]
     prompt["metrics"].update(testPassCount=successes, testFailCount=failures, testErrorCount=errors)
@@ -1805,12 +1816,14 @@ def test_promptfoo_check_and_report_classify_a_row_alike():
         {"success": False, "failureReason": 2},
         {"success": False, "failureReason": 1},
         {"success": "true"},  # not a pass
-        [],
-        None,
     ]
-    assert promptfoo_agrees(rows, (1, 4, 2))
-    for other in [(2, 3, 2), (0, 5, 2), (1, 5, 1), (1, 3, 3), (2, 4, 1), (0, 4, 3)]:
+    assert promptfoo_agrees(rows, (1, 2, 2))
+    for other in [(2, 1, 2), (0, 3, 2), (1, 3, 1), (1, 1, 3), (2, 2, 1), (0, 2, 3)]:
         assert not promptfoo_agrees(rows, other), other
+    # A row that is no object is no row promptfoo writes.
+    with pytest.raises(InvalidEvidence) as info:
+        promptfoo_agrees([*rows, None], (1, 3, 2))
+    assert info.value.code == "not-an-object"
     # No rows: no counts agree but zero, which is an empty run.
     for other in [(1, 0, 0), (0, 1, 0), (0, 0, 1)]:
         assert not promptfoo_agrees([], other), other

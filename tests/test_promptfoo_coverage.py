@@ -62,6 +62,7 @@ def test_rows_told_apart_by_their_repeat_index_are_not_repeats():
     document = _repeat_row(corpus("basic"), stated=False)
     rows = document["results"]["results"]
     rows[0]["repeatIndex"], rows[1]["repeatIndex"] = 0, 1
+    document["runtimeOptions"]["repeat"] = 2  # a repeatIndex is below the run's repeat
     assert both(document, threshold=0.7) == ("meets-threshold", "meets-threshold")
 
 
@@ -95,19 +96,23 @@ STATED = [
     ("repeat-not-a-number", ("config", "tests", 0, "options"), {"repeat": "2"}),
     ("disable-expansion-without-an-array", ("config", "tests", 0, "options"), {"disableVarExpansion": True}),
 ]
-NOT_STATED = [
-    ("tests-a-file", ("config", "tests"), "file://tests.csv"),
-    ("tests-empty", ("config", "tests"), []),
+# One test the file does not fix counts as the fewest rows it can make
+# (0, or 1 per prompt): the other 9 tests still say 4 rows are part of them.
+FLOOR = [
     ("test-not-an-object", ("config", "tests", 0), "file://more.yaml"),
     ("vars-a-file", ("config", "tests", 0, "vars"), "file://vars.yaml"),
     ("var-a-glob", ("config", "tests", 0, "vars", "said"), "file://docs/*.txt"),
+    ("test-providers", ("config", "tests", 0, "providers"), ["echo"]),
+    ("repeat-a-float", ("config", "tests", 0, "options"), {"repeat": 2.0}),
+    ("no-runtime-repeat", ("runtimeOptions", "repeat"), None),
+]
+NOT_STATED = [
+    ("tests-a-file", ("config", "tests"), "file://tests.csv"),
+    ("tests-empty", ("config", "tests"), []),
     ("scenarios", ("config", "scenarios"), [{"config": [{"vars": {}}], "tests": [{}]}]),
     ("redteam", ("config", "redteam"), {"plugins": ["harmful"]}),
     ("transformVars", ("config", "defaultTest", "options"), {"transformVars": "vars"}),
-    ("test-providers", ("config", "tests", 0, "providers"), ["echo"]),
     ("defaultTest-prompts", ("config", "defaultTest", "prompts"), ["p"]),
-    ("repeat-a-float", ("config", "tests", 0, "options"), {"repeat": 2.0}),
-    ("no-runtime-repeat", ("runtimeOptions", "repeat"), None),
     ("defaultTest-a-file", ("config", "defaultTest"), "file://default.yaml"),
 ]
 
@@ -117,6 +122,13 @@ def test_a_stated_population_makes_a_filtered_run_partial(where, value):
     document = corpus("first-n")
     if where:
         _set(document, where, value)
+    assert both(document) == ("partial-run", "partial-run")
+    assert both(document, allow_partial=True) == ("meets-threshold", "meets-threshold")
+
+
+@pytest.mark.parametrize("where, value", [case[1:] for case in FLOOR], ids=[case[0] for case in FLOOR])
+def test_a_test_the_file_does_not_fix_leaves_the_others_counted(where, value):
+    document = _set(corpus("first-n"), where, value)
     assert both(document) == ("partial-run", "partial-run")
     assert both(document, allow_partial=True) == ("meets-threshold", "meets-threshold")
 

@@ -510,6 +510,7 @@ def test_promptfoo_pass_needs_a_boolean():
     output["results"]["results"][0]["success"] = 1
     output["results"]["stats"]["successes"] = 2
     output["results"]["stats"]["failures"] = 2
+    output["results"]["prompts"][0]["metrics"].update(testPassCount=2, testFailCount=2)
     result = report(json.dumps(output).encode(), source=Source("promptfoo", metric="pass"))
     assert result.invalid_by_code == {"wrong-type": 1}
 

@@ -80,6 +80,10 @@ def tally(rows: list[object]) -> tuple[int, int, int]:
     """
     passes = errors = 0
     for row in rows:
+        if type(row) is dict and "failureReason" not in row and row.get("error") is not None:
+            # Version 3 writes failureReason on every row (2 on an error):
+            # without it an error row would count as a failure.
+            raise InvalidEvidence("missing-member", "a promptfoo row with an error has no failureReason (0, 1 or 2)")
         reason = row.get("failureReason") if type(row) is dict else None
         if reason is not None and type(reason) is not int:
             # ResultFailureReason is 0, 1 or 2; 2.0 must not pass as a failure.
@@ -125,6 +129,9 @@ def ungraded(row: object) -> str | None:
         components = at(result, "componentResults")
         if type(components) is list:
             pending.extend(components)
+    if pending:
+        # A crash past the bound would read as a verdict: refuse, not "graded".
+        return f"its gradingResult holds more than {seen:,} results, more than are read for a grader error"
     return None
 
 
@@ -170,75 +177,136 @@ def _spread(value: object) -> int:
     return 0
 
 
-def _declared(document: object, rows: list[object] | None, columns: int) -> Count | None:
+def _run_repeat(document: object) -> int | None:
+    """runtimeOptions.repeat: an int >= 1, None when not recorded, else INVALID.
+
+    promptfoo 0.123.1 records the --repeat it ran with (1 by default); any
+    other value is no repeat count promptfoo writes (JSON.stringify writes 1,
+    never 1.0 or "1").
+    """
+    repeat = at(document, "runtimeOptions", "repeat")
+    if repeat is ABSENT or repeat is None:
+        return None
+    if type(repeat) is not int or repeat < 1:
+        raise InvalidEvidence(
+            "wrong-type",
+            f"promptfoo's runtimeOptions.repeat is {shown(repeat)}, not a whole number of at least 1 (the "
+            "--repeat promptfoo ran with)",
+        )
+    number: int = repeat
+    return number
+
+
+def _expanded(tests: list[object], base: dict[str, object], rows: list[object] | None) -> bool | None:
+    """Whether promptfoo expanded the array vars into tests: True, False, or None where the rows do not say.
+
+    PROMPTFOO_DISABLE_VAR_EXPANSION, which the file does not record, shows
+    in the rows: a row whose var is the whole array.  Only the vars that
+    some test declares as an array are read, and they must agree: all
+    whole arrays (disabled) or none (expanded).
+    """
+    names = {
+        key for test in tests for key, value in {**base, **(_mapping(test, "vars") or {})}.items() if _spread(value)
+    }
+    seen = {bool(_spread(variables[key])) for variables in map(_vars, rows or []) for key in names if key in variables}
+    return None if len(seen) != 1 else not seen.pop()
+
+
+def _test_rows(
+    test: object,
+    base_vars: dict[str, object],
+    base_options: dict[str, object],
+    repeat: int | None,
+    expanded: bool | None,
+) -> tuple[int, bool]:
+    """The rows one test of config.tests makes in each prompt's column, and whether that is exact.
+
+    Where the file does not fix the number, the fewest it can be: 0 for a
+    test that may run in no column (a file, per-test prompts or providers,
+    a glob, transformVars), else one per combination the file does fix.
+    """
+    variables, options = _mapping(test, "vars"), _mapping(test, "options")
+    if type(test) is not dict or options is None:
+        return 0, False  # file:// tests: any number, none included
+    if variables is None:
+        variables, exact = {}, False  # vars from a file: at least one combination
+    else:
+        exact = True
+    variables, options = {**base_vars, **variables}, {**base_options, **options}
+    if test.get("prompts") is not None or test.get("providers") is not None or options.get("transformVars") is not None:
+        return 0, False
+    combinations = 1
+    for value in variables.values():
+        if type(value) is str and value.startswith("file://"):
+            return 0, False  # a glob: one test per file it matches
+        spread = _spread(value)
+        disabled = options.get("disableVarExpansion")
+        if not spread or disabled is True:
+            continue
+        if disabled not in (None, False) or expanded is None:
+            exact = False  # JavaScript's truth of 0 or "yes", or rows that do not say: at least one
+        elif expanded:
+            combinations *= spread
+    each = options.get("repeat")
+    # normalizeRepeatCount: a safe integer above 0, else the run's repeat;
+    # a float is no value JSON.stringify writes, so it fixes nothing.
+    if type(each) is int and 0 < each < 2**53:
+        runs = each
+    elif type(each) is float or repeat is None:
+        runs, exact = 1, False
+    else:
+        runs = repeat
+    return combinations * runs, exact
+
+
+def _declared(document: object, rows: list[object] | None, columns: int, covered: int) -> Count | None:
     """The rows promptfoo's config says the run makes for *columns* prompts, or None where it cannot say.
 
     promptfoo 0.123.1 (src/evaluator.ts, appendRunEvalOptionsForTestCase)
     makes, for each test of ``config.tests`` and each prompt, one row per
     combination of its vars and repeat: the test's ``options.repeat`` (or
-    defaultTest's), else ``runtimeOptions.repeat``.  The count is left
-    unstated, not guessed, where the file does not fix it: tests that are
-    not objects, scenarios, a red team, vars read from files or
-    transformed (``transformVars``), per-test prompt or provider filters,
-    or ``disableVarExpansion``.  PROMPTFOO_DISABLE_VAR_EXPANSION, which the
-    file does not record, shows in the rows: a row whose var is the whole
-    array.
+    defaultTest's), else ``runtimeOptions.repeat``.  A test whose rows the
+    file does not fix (see ``_test_rows``) counts as the fewest it can
+    make; the sum is then a floor, said only when the *covered* rows are
+    below it (a partial run): rows above a floor prove nothing.  Nothing is
+    said for scenarios, a red team, or tests that are not a list.
     """
     config = at(document, "config")
     tests = at(config, "tests")
-    repeat = at(document, "runtimeOptions", "repeat")
+    repeat = _run_repeat(document)
     scenarios = at(config, "scenarios")
     default = _mapping(config, "defaultTest")
-    if type(tests) is not list or not tests or type(repeat) is not int or repeat < 1 or default is None:
+    if type(tests) is not list or not tests or default is None:
         return None
     if not (scenarios is ABSENT or scenarios is None or scenarios == []) or at(config, "redteam") not in (ABSENT, None):
         return None
     base_vars, base_options = _mapping(default, "vars"), _mapping(default, "options")
     if base_vars is None or base_options is None:
         return None
-    whole = None if rows is None else any(_spread(value) for row in rows for value in _values(row))
-    total = 0
+    if default.get("prompts") is not None or default.get("providers") is not None:
+        return None  # testCase.prompts ?? defaultTest.prompts (prepareTestCaseForEval): every test limited
+    expanded = _expanded(tests, base_vars, rows)
+    total, exact = 0, True
     for test in tests:
-        variables, options = _mapping(test, "vars"), _mapping(test, "options")
-        if type(test) is not dict or variables is None or options is None:
-            return None
-        variables, options = {**base_vars, **variables}, {**base_options, **options}
-        for key in ("prompts", "providers"):
-            # testCase.prompts ?? defaultTest.prompts (prepareTestCaseForEval)
-            if test.get(key) is not None or default.get(key) is not None:
-                return None
-        if options.get("transformVars") is not None:
-            return None
-        combinations = 1
-        for value in variables.values():
-            if type(value) is str and value.startswith("file://"):
-                return None  # a glob: one test per file it matches
-            spread = _spread(value)
-            if spread:
-                if whole is None or options.get("disableVarExpansion") not in (None, False):
-                    return None
-                combinations *= 1 if whole else spread
-        each = options.get("repeat")
-        if type(each) is float:
-            return None
-        # normalizeRepeatCount: a safe integer above 0, else the run's repeat.
-        runs = repeat
-        if type(each) is int and 0 < each < 2**53:
-            runs = each
-        total += combinations * runs
+        made, fixed = _test_rows(test, base_vars, base_options, repeat, expanded)
+        total += made
+        exact = exact and fixed
+    total *= columns
+    if not exact and total <= covered:
+        return None
     return Count(
-        total * columns,
-        f"config.tests ({len(tests)} tests, with their var combinations and repeats) x {columns} "
-        f"prompt{'s' if columns != 1 else ''} of results.prompts",
+        total,
+        f"{'' if exact else 'at least '}the rows of config.tests ({len(tests)} tests, with their var combinations "
+        f"and repeats) x {columns} prompt{'s' if columns != 1 else ''} of results.prompts",
         path("config", "tests"),
         "declared",
     )
 
 
-def _values(row: object) -> list[object]:
-    """The values of *row*'s vars (none unless an object)."""
+def _vars(row: object) -> dict[str, object]:
+    """*row*'s vars (none unless an object)."""
     variables = at(row, "vars")
-    return list(variables.values()) if type(variables) is dict else []
+    return variables if type(variables) is dict else {}
 
 
 # The filters promptfoo 0.123.1 records in runtimeOptions (src/commands/eval.ts),
@@ -265,23 +333,42 @@ def _filters(document: object, whole: bool) -> list[str]:
 
 
 def _unran(document: object) -> str | None:
-    """Why a prompt of config.prompts did not run (--filter-prompts, which promptfoo records nowhere), or None.
+    """Why a prompt or provider of the config did not run, or None.
 
-    Said only where the file shows it beyond doubt: config.prompts a list of
+    promptfoo records neither --filter-prompts nor a provider it never ran
+    (a --filter-providers it does record is a filter of its own).  Said
+    only where the file shows it beyond doubt: config.prompts a list of
     strings, each prompt that ran (results.prompts[].raw) one of them (so
     none was read from a file), and no provider of config.providers limited
-    to some prompts.
+    to part of them (a null ``prompts``, or one naming every prompt, limits
+    nothing); a provider, when config.providers is a list of ids or of
+    objects with a string label or id, whose name (label, else id) no
+    entry of results.prompts ran.
     """
     listed = at(document, "config", "prompts")
     ran = at(document, "results", "prompts")
     providers = at(document, "config", "providers")
-    if type(listed) is not list or type(ran) is not list or type(providers) is not list:
+    if type(ran) is not list:
+        return None
+    reasons = [reason for reason in (_unran_prompts(listed, ran, providers), _unran_providers(document, ran)) if reason]
+    return "; ".join(reasons) or None
+
+
+def _unran_prompts(listed: object, ran: list[object], providers: object) -> str | None:
+    """Why a prompt of config.prompts never ran (see ``_unran``), or None."""
+    if type(providers) is dict:
+        providers = list(providers.values())  # the map form: {id: options}
+    if type(listed) is not list or type(providers) is not list:
         return None
     raws = [at(prompt, "raw") for prompt in ran]
     if not all(type(text) is str for text in [*listed, *raws]) or not set(raws) <= set(listed):
         return None
-    if any(at(provider, "prompts") is not ABSENT for provider in providers):
-        return None
+    for provider in providers:
+        limit = at(provider, "prompts")
+        if limit is ABSENT or limit is None:
+            continue
+        if type(limit) is not list or not set(listed) <= set(text for text in limit if type(text) is str):
+            return None  # limited to some prompts: one may be unrun by design
     done = set(raws)
     missing = [text for text in dict.fromkeys(listed) if text not in done]
     if not missing:
@@ -292,12 +379,34 @@ def _unran(document: object) -> str | None:
     )
 
 
+def _unran_providers(document: object, ran: list[object]) -> str | None:
+    """Why a provider of config.providers never ran with no providerFilter recorded (see ``_unran``), or None."""
+    providers = at(document, "config", "providers")
+    if type(providers) is not list or at(document, "runtimeOptions", "providerFilter") not in (ABSENT, None):
+        return None
+    names: list[str] = []
+    for provider in providers:
+        label, ident = at(provider, "label"), at(provider, "id")
+        name = provider if type(provider) is str else label if type(label) is str else ident
+        if type(name) is not str:
+            return None  # a function, a file, a map: its name is not in the file
+        names.append(name)
+    done = {name for name in (at(prompt, "provider") for prompt in ran) if type(name) is str}
+    missing = [name for name in dict.fromkeys(names) if name not in done]
+    if not missing:
+        return None
+    return (
+        f"config.providers lists {len(missing)} provider{'s' if len(missing) != 1 else ''} that no entry of "
+        f"results.prompts ran ({names_of(missing, 3)}), and no runtimeOptions.providerFilter says why"
+    )
+
+
 def _repeated(rows: list[tuple[int, object]]) -> Count | None:
     """A count of the distinct tests among *rows* when some row repeats another's, or None.
 
     A row is one (testIdx, promptIdx, repeatIndex) of the run: a second is
     no second test, and could stand in for one that is missing.  Rows whose
-    ids are not whole numbers are left to the reader, which refuses them.
+    ids are not whole numbers are skipped here: ``_check_rows`` refuses them.
     """
     seen: dict[tuple[object, ...], int] = {}
     first: tuple[int, int] | None = None
@@ -356,7 +465,8 @@ def run_counts(
             found.append(Count(sum(sums), label, path("results", "prompts"), "covered"))
     columns = 1 if index is not None else len(prompts) if type(prompts) is list else None
     every = at(document, "results", "results")
-    declared = None if columns is None else _declared(document, every if type(every) is list else None, columns)
+    listed = every if type(every) is list else None
+    declared = None if columns is None else _declared(document, listed, columns, sum(counts))
     if declared is not None:
         found.append(declared)
     return found, rows, _filters(document, index is None)
@@ -375,6 +485,90 @@ def _check_tally(rows: list[object], where: str, counts: tuple[int, int, int], c
             f"promptfoo's counts at {where} are {' + '.join(map(str, counts))} ({counted}), but its {len(rows)} "
             f"{what} are {tallied[0]} passing, {tallied[1]} failing and {tallied[2]} errors (failureReason 2)",
         )
+
+
+_METRICS = ("testPassCount", "testFailCount", "testErrorCount")
+
+
+def _check_rows(document: object, index: int | None) -> None:
+    """Refuse rows that are no (testIdx, promptIdx, repeatIndex) of the run, or that disagree with their prompt.
+
+    promptfoo 0.123.1 numbers each prompt's rows testIdx 0 .. n - 1 (its
+    repeats too: the repeat corpus file runs 0 .. 11 for 4 tests x 3) and
+    writes no repeatIndex; each prompt's metrics count its own rows.  So
+    every id is a whole number (never 0.0, "0", true or null), promptIdx
+    names an entry of results.prompts, a repeatIndex is below
+    runtimeOptions.repeat, each prompt's rows tally with its metrics, and
+    their testIdx are below its count: with no row repeated, exactly
+    0 .. n - 1.  A row copied under another prompt or testIdx is refused.
+    With --provider (*index*), only that prompt's rows are held to its
+    metrics: the other prompts are not gated.
+    """
+    rows = at(document, "results", "results")
+    if type(rows) is not list:
+        return
+    prompts = at(document, "results", "prompts")
+    if type(prompts) is not list:
+        raise InvalidEvidence(
+            "missing-member" if prompts is ABSENT else "wrong-type",
+            f"promptfoo's results.prompts is {shown(prompts)}, not the list of prompts its rows' promptIdx name",
+        )
+    repeat = _run_repeat(document)
+    columns: list[list[tuple[int, dict[str, object]]]] = [[] for _ in prompts]
+    for number, row in enumerate(rows):
+        place = f"$['results']['results'][{number}]"
+        if type(row) is not dict:
+            raise InvalidEvidence("not-an-object", f"promptfoo's row {place} is {json_kind(row)}, not an object")
+        for name in ("testIdx", "promptIdx", "repeatIndex"):
+            value = row.get(name, ABSENT)
+            if value is ABSENT and name != "repeatIndex":
+                raise InvalidEvidence("missing-member", f"promptfoo's row {place} has no {name}")
+            if value is not ABSENT and (type(value) is not int or value < 0):
+                raise InvalidEvidence(
+                    "wrong-type", f"promptfoo's row {place} has {name} {shown(value)}, not a whole number"
+                )
+        prompt = row["promptIdx"]
+        if type(prompt) is int and prompt >= len(prompts):
+            raise InvalidEvidence(
+                "population-mismatch",
+                f"promptfoo's row {place} has promptIdx {prompt}, but results.prompts has {len(prompts)} "
+                f"entr{'ies' if len(prompts) != 1 else 'y'}",
+            )
+        again = row.get("repeatIndex")
+        if type(again) is int and repeat is not None and again >= repeat:
+            raise InvalidEvidence(
+                "population-mismatch",
+                f"promptfoo's row {place} has repeatIndex {again}, but runtimeOptions.repeat is {repeat}",
+            )
+        if type(prompt) is int:
+            columns[prompt].append((number, row))
+    for column, (prompt, mine) in enumerate(zip(prompts, columns)):
+        if index is not None and column != index:
+            continue
+        where = f"$['results']['prompts'][{column}]['metrics']"
+        counts = tuple(count(at(prompt, "metrics", name), f"promptfoo's {name} at {where}") for name in _METRICS)
+        said = (counts[0], counts[1], counts[2])
+        _check_tally([row for _, row in mine], where, said, " + ".join(_METRICS), f"rows of promptIdx {column}")
+        for number, row in mine:
+            test = row["testIdx"]
+            if type(test) is int and test >= sum(said):
+                raise InvalidEvidence(
+                    "population-mismatch",
+                    f"promptfoo's row $['results']['results'][{number}] has testIdx {test}, but promptfoo numbers the "
+                    f"{sum(said)} rows of promptIdx {column} ({where}) 0 to {sum(said) - 1}",
+                )
+
+
+def _check_version(document: object) -> None:
+    """Refuse a results file of another version than the one this adapter follows (FOLLOWS)."""
+    version = at(document, "results", "version")
+    if version == 3 and type(version) is int:
+        return
+    raise InvalidEvidence(
+        "missing-member" if version is ABSENT else "requirement-failed",
+        f"promptfoo's results.version is {shown(version)}: this adapter follows results.version 3 (promptfoo "
+        "0.123.1 eval -o results.json), whose rows and counts it knows; write the file with that release",
+    )
 
 
 def _grader_errors(rows: list[tuple[int, object]] | None, errors: int, where: str, names: Sequence[str]) -> str | None:
@@ -420,6 +614,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     trace.path = where  # the counts' node: a refusal of them names it in the receipt
     listed = split_records(records, where, policy) if records else []
     passed, failed, errors = (count(at(counts, name), f"promptfoo's {name} at {where}") for name in names)
+    _check_version(document)
     index = None if provider is None else int(where.rsplit("][", 2)[-2])
     found, rows, filters = run_counts(document, where, (passed, failed, errors), names, index)
     never = _grader_errors(rows, errors, where, names)
@@ -436,6 +631,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
         trace.origin.append(("partial", notes[0]))
     if rows is not None:
         _check_tally([row for _, row in rows], where, (passed, failed, errors), " + ".join(names), found[1].what)
+    _check_rows(document, index)
     return Computed(Fraction(passed, total), what, where, policy, listed)
 
 
@@ -496,7 +692,8 @@ HEADLINE = Headline(
     requires="every count a whole number; no errors, counting rows no grader decided "
     "(componentResults[].metadata.graderError, an assertion that crashed) (else INVALID grader-errors; "
     "--allow-errors counts them as not passed); the counts, the rows in results.results (of that prompt's "
-    "promptIdx, with --provider), each a distinct testIdx and promptIdx, and every prompt's counts agree, and the "
+    "promptIdx, with --provider), each a distinct testIdx and promptIdx of the run, and every prompt's counts with "
+    "its own rows agree, and the "
     "rows' passes and errors with theirs (else INVALID population-mismatch); at least one test (else INVALID "
     "empty-run); every test of config.tests, times its var combinations, repeats and the prompts, ran, and no "
     "filter is recorded in runtimeOptions (else INVALID partial-run, unless --allow-partial)",
@@ -545,12 +742,14 @@ class _Reader(SampleReader):
         passed, failed, errors = (
             declared_count(at(stats, name), f"results.stats.{name}", "promptfoo output") for name in names
         )
+        _check_version(output)
         # The rule check --from promptfoo applies to the same counts.
         found, _, filters = run_counts(output, where, (passed, failed, errors), names, None)
         population, _ = reconcile(
             found, harness="promptfoo", unit="tests", allow_partial=self.allow_partial, reasons=filters
         )
         _check_tally(rows, where, (passed, failed, errors), " + ".join(names), "rows in results.results")
+        _check_rows(output, None)
         placed: list[Placed] = []
         for index, row in enumerate(rows):
             base = f"$['results']['results'][{index}]"
@@ -569,7 +768,7 @@ class _Reader(SampleReader):
         trial_id, problem = canonical_trial_id(parts, codes)
         if problem is not None:
             return invalid_row(None, *problem)
-        reason = row.get("failureReason", 0)
+        reason = row.get("failureReason", ABSENT)
         if type(reason) is not int or reason not in (0, 1, 2):
             # ResultFailureReason is NONE 0, ASSERT 1 or ERROR 2: anything
             # else cannot say whether the row errored.
