@@ -131,3 +131,37 @@ def test_05_success_flags_that_contradict_scores_and_thresholds_are_a_mismatch()
     decision = evaluate(json.dumps(document), source=ACCURACY, policy=Policy(0.8))
     assert decision.code == "value-mismatch" and "success flags" in decision.message
     assert evaluate(DEEPEVAL_RUN.read_bytes(), source=ACCURACY, policy=Policy(0.65)).verdict is Verdict.PASS
+
+
+# -- a second review (adversary2, findings 07 and 08) -------------------------------------
+
+
+def test_a_case_without_a_finite_score_beside_forged_scores_is_a_mismatch():
+    # metricsScores forged to all 1.0 and one case's own score nulled: the
+    # null must not switch the comparison of the scores with the cases off.
+    document = deepeval_run()
+    run = document["testRunData"]
+    run["metricsScores"][0]["scores"] = [1.0] * len(run["testCases"])
+    run["testCases"][7]["metricsData"][0]["score"] = None
+    decision = evaluate(json.dumps(document), source=ACCURACY, policy=Policy(0.8))
+    assert (decision.verdict, decision.code) == (Verdict.INVALID, "value-mismatch")
+    assert "$['testRunData']['testCases'][7]" in decision.message
+
+
+def test_a_test_case_copied_over_another_is_refused_by_check_and_report_alike():
+    # Cases 5-9 replaced by copies of cases 0-4, the counts restated to fit.
+    document = deepeval_run()
+    run = document["testRunData"]
+    cases = run["testCases"]
+    cases[5:] = [json.loads(json.dumps(case)) for case in cases[:5]]
+    scores = [case["metricsData"][0]["score"] for case in cases]
+    entry = run["metricsScores"][0]
+    entry["scores"] = scores
+    passed = sum(1 for case in cases if case["success"] is True)
+    entry["passes"], entry["fails"] = passed, len(cases) - passed
+    run["testPassed"], run["testFailed"] = passed, len(cases) - passed
+    raw = json.dumps(document)
+    decision = evaluate(raw, source=ACCURACY, policy=Policy(0.1))
+    assert (decision.verdict, decision.code) == (Verdict.INVALID, "population-mismatch")
+    assert "twice" in decision.message
+    assert report(raw.encode(), source=ACCURACY, threshold=0.1).code == "population-mismatch"

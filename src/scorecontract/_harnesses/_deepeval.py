@@ -18,6 +18,7 @@ from .._sample_reader import (
     declared_count,
     invalid_row,
     load_with_codes,
+    once,
     path_under,
 )
 from ._base import (
@@ -211,6 +212,10 @@ def _cases(document: object, base: str, metric: str, counts: list[Count]) -> lis
     # (TestRun.calculate_test_passes_and_fails; a case without one counts
     # in neither).
     said = {True: 0, False: 0}
+    # Each test case once: report --from deepeval keys a trial by its
+    # [name, order], so a case copied over another (same name and order,
+    # counts restated) must not stand in for the one it replaced.
+    seen: dict[str, str] = {}
     for member in ("testCases", "conversationalTestCases"):
         cases = at(document, *keys, member)
         if cases is ABSENT or cases is None:
@@ -235,6 +240,11 @@ def _cases(document: object, base: str, metric: str, counts: list[Count]) -> lis
                     f"{ascii(metric)}: DeepEval merges metrics that share a name into one metricsScores entry, with "
                     "more scores than test cases; give each metric its own name",
                 )
+            if entries:
+                identity = [at(case, "name")]
+                if at(case, "order") is not ABSENT:
+                    identity.append(at(case, "order"))
+                once(seen, ascii(identity), f"{base}[{literal(member)}][{index}]", "DeepEval's test cases")
             measured += bool(entries)
             cases_in_run += 1
             found += entries
@@ -279,6 +289,16 @@ def _agree(scores: list[object], passes: int, cases: list[tuple[str, object]], m
     # NaN and infinities stand as floats here: the contract refused them in
     # the scores already, and a test case's one is not a score to compare.
     # A Decimal is a score too (exact mode), compared as the others are.
+    if all(finite(score) for score in scores) and not all(finite(score) for score in written):
+        # metricsScores holds a finite score for every case, yet a case has
+        # none: the list cannot be its cases' (a null or NaN beside forged
+        # scores must not switch the comparison off).
+        place = next(place for (place, _), score in zip(cases, written) if not finite(score))
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"DeepEval's scores of metric {ascii(metric)} at {where} are all numbers, but the test case at {place} "
+            "holds no finite score: the scores are not its test cases'",
+        )
     if all(finite(score) for score in both):
         if sorted(map(exact, scores)) != sorted(map(exact, written)):
             raise InvalidEvidence(
@@ -301,7 +321,7 @@ HEADLINE = Headline(
     selects='the exact mean of metricsScores[metric == M].scores, in {"testRunData": ...} '
     "(.deepeval/.latest_test_run.json) or in a plain test run",
     requires="exactly one such entry (else no-match or ambiguous-selection); errors == 0 (else INVALID "
-    "grader-errors: an errored metric has no score); scores non-empty (else INVALID empty-run); testCases, "
+    "grader-errors: an errored metric has no score); each test case once (else INVALID population-mismatch); scores non-empty (else INVALID empty-run); testCases, "
     "testPassed and testFailed present (else INVALID missing-member); the scores, passes + fails, the test cases the "
     "metric measured, those of the run and testPassed + testFailed agree (two metrics of one name: INVALID "
     "population-mismatch), and the scores, passes, testPassed and testFailed are the test cases' (else INVALID "
