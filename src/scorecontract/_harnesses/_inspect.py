@@ -115,11 +115,84 @@ def distinct_samples(samples: list[object], codes: Codes | None) -> None:
             once(seen, key, base, "the Inspect log's samples")
 
 
+def _schedule(log: object) -> tuple[set[str] | None, int]:
+    """The trial ids the log declares, ``[id, epoch]`` as ``canonical_trial_id`` writes them, and its epochs.
+
+    The ids are eval.dataset.sample_ids (the samples the run selected:
+    Inspect writes them after --limit and --sample-id) times the epochs
+    1..eval.config.epochs; None when the log lists no ids, and then only
+    the epochs are known.
+    """
+    epochs = _epochs(log)
+    ids = at(log, "eval", "dataset", "sample_ids")
+    if ids is ABSENT or ids is None:
+        return None, epochs
+    if type(ids) is not list:
+        raise InvalidEvidence("wrong-type", f"the Inspect log's eval.dataset.sample_ids is {json_kind(ids)}, not a list")
+    keys: set[str] = set()
+    for index, value in enumerate(ids):
+        where = path("eval", "dataset", "sample_ids", index)
+        for epoch in range(1, epochs + 1):
+            key, problem = canonical_trial_id([(where, value), ("epoch", epoch)])
+            if problem is not None:
+                raise InvalidEvidence(problem[0], f"the Inspect log's sample ids: {problem[1]}")
+            if key is not None:
+                keys.add(key)
+    return keys, epochs
+
+
+def scheduled_samples(log: object, keyed: Sequence[tuple[str, str]]) -> None:
+    """Refuse a sample whose trial id the log did not schedule (INVALID ``not-scheduled``).
+
+    *keyed* is (trial id, place) of each sample with a readable id.  The
+    population is a set of ids, not a count: a copy of sample 1 under the
+    id "1" (a string where the log lists the integer), under epoch 2 of a
+    run of one epoch, or under an id eval.dataset.sample_ids does not list
+    is as many records as the run had, and none of them is one it ran.
+    """
+    import json
+
+    declared, epochs = _schedule(log)
+    for key, place in keyed:
+        if declared is not None and key in declared:
+            continue
+        parts = json.loads(key)
+        epoch = parts[-1] if type(parts) is list and parts else None
+        if type(epoch) is not int or not 1 <= epoch <= epochs:
+            raise InvalidEvidence(
+                "not-scheduled",
+                f"the Inspect log's sample at {clip(place, 80)} is of epoch {clip(ascii(epoch), 40)}, but the run had "
+                f"{epochs} (eval.config.epochs): it is no sample the run ran",
+            )
+        if declared is not None:
+            sample_id = clip(json.dumps(parts[0]), 40)
+            raise InvalidEvidence(
+                "not-scheduled",
+                f"the Inspect log's sample at {clip(place, 80)} has the id {sample_id}, which "
+                "eval.dataset.sample_ids does not list (the string \"1\" and the integer 1 are two ids): it is "
+                "no sample the run ran",
+            )
+
+
+def _keys(samples: list[object], codes: Codes | None) -> list[tuple[str, str]]:
+    """(trial id, place) of each sample of a ``.json`` log with a readable ``[id, epoch]``."""
+    keyed: list[tuple[str, str]] = []
+    for index, sample in enumerate(samples):
+        base = f"$['samples'][{index}]"
+        key, _ = canonical_trial_id(
+            [(path_under(base, "id"), at(sample, "id")), (path_under(base, "epoch"), at(sample, "epoch"))], codes
+        )
+        if key is not None:
+            keyed.append((key, base))
+    return keyed
+
+
 def _distinct(document: object, members: list[str] | None) -> None:
-    """``distinct_samples`` of a ``.json`` log's samples, after their count is reconciled."""
+    """``distinct_samples`` and ``scheduled_samples`` of a ``.json`` log's samples, after their count is reconciled."""
     samples = at(document, "samples") if members is None else None
     if type(samples) is list:
         distinct_samples(samples, None)
+        scheduled_samples(document, _keys(samples, None))
 
 
 def _rows(document: object, members: list[str] | None) -> list[Count]:
@@ -553,6 +626,7 @@ class _Reader(SampleReader):
             rows.append((base, self.sample(sample, base, codes)))
         population = self._population(log, entries, len(samples), "$['samples']")
         distinct_samples(samples, codes)
+        scheduled_samples(log, _keys(samples, codes))
         return rows, population
 
     def _eval(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
@@ -581,9 +655,12 @@ class _Reader(SampleReader):
         # The members' own names are distinct (the archive reader refuses
         # one listed twice), but a member may hold another's sample.
         seen: dict[str, str] = {}
+        keyed: list[tuple[str, str]] = []
         for member, row in rows:
             if row[0] is not None:
                 once(seen, row[0], member, "the Inspect log's samples")
+                keyed.append((row[0], member))
+        scheduled_samples(header, keyed)
         return rows, population
 
 
