@@ -274,39 +274,17 @@ def _epochs(log: object) -> int:
     return number
 
 
-def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
-    """Every count an Inspect log states of the samples its headline stands on.
+def selection_counts(log: object) -> list[Count]:
+    """The counts an Inspect log states of its dataset and of the selection the run made of it.
 
-    Inspect counts samples times epochs: total_samples is the samples the
-    run scheduled, after any --limit or --sample-id (Inspect's
-    resolve_dataset repeats the dataset once per epoch before it counts),
-    completed_samples those that completed, and eval.dataset.samples the
-    whole dataset; eval.config.limit and sample_id record a selection, and
-    eval.dataset.sample_ids its ids.  Each scorer of *entries*, (path,
-    EvalScore), counts the samples it scored after the epochs were reduced
-    to one score per sample.  ``check --from inspect`` and ``report
-    --from inspect`` reconcile the same counts.
+    eval.dataset.samples (the whole dataset) and eval.dataset.sample_ids
+    (the ids the run selected), times the epochs; eval.config.limit and
+    sample_id (a selection).  Inspect writes them in logs of every version,
+    beside results that may state no count of their own (a version 1 log).
     """
     epochs = _epochs(log)
     times = f" x {epochs} epochs" if epochs != 1 else ""
-    counts = [
-        Count(
-            count(at(log, "results", "total_samples"), "the Inspect log's total_samples"),
-            "results.total_samples",
-            path("results", "total_samples"),
-            "scheduled",
-        ),
-        Count(
-            count(at(log, "results", "completed_samples"), "the Inspect log's completed_samples"),
-            "results.completed_samples",
-            path("results", "completed_samples"),
-            "covered",
-        ),
-    ]
-    logged = at(log, "results", "logged_samples")
-    if logged is not ABSENT:
-        where = path("results", "logged_samples")
-        counts.append(Count(count(logged, "the Inspect log's logged_samples"), "logged_samples", where, "scheduled"))
+    counts: list[Count] = []
     samples = at(log, "eval", "dataset", "samples")
     if samples is not ABSENT and samples is not None:
         # Stated, it must be a count: 1000.0, "1000" or -1 skipped here let a
@@ -342,6 +320,42 @@ def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
         number = len(chosen) if type(chosen) is list else 1
         where = path("eval", "config", "sample_id")
         counts.append(Count(number * epochs, f"eval.config.sample_id{times}", where, "selected"))
+    return counts
+
+
+def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
+    """Every count an Inspect log states of the samples its headline stands on.
+
+    Inspect counts samples times epochs: total_samples is the samples the
+    run scheduled, after any --limit or --sample-id (Inspect's
+    resolve_dataset repeats the dataset once per epoch before it counts),
+    completed_samples those that completed, and eval.dataset.samples the
+    whole dataset; eval.config.limit and sample_id record a selection, and
+    eval.dataset.sample_ids its ids.  Each scorer of *entries*, (path,
+    EvalScore), counts the samples it scored after the epochs were reduced
+    to one score per sample.  ``check --from inspect`` and ``report
+    --from inspect`` reconcile the same counts.
+    """
+    epochs = _epochs(log)
+    counts = [
+        Count(
+            count(at(log, "results", "total_samples"), "the Inspect log's total_samples"),
+            "results.total_samples",
+            path("results", "total_samples"),
+            "scheduled",
+        ),
+        Count(
+            count(at(log, "results", "completed_samples"), "the Inspect log's completed_samples"),
+            "results.completed_samples",
+            path("results", "completed_samples"),
+            "covered",
+        ),
+    ]
+    logged = at(log, "results", "logged_samples")
+    if logged is not ABSENT:
+        where = path("results", "logged_samples")
+        counts.append(Count(count(logged, "the Inspect log's logged_samples"), "logged_samples", where, "scheduled"))
+    counts += selection_counts(log)
     for where, entry in entries:
         name = ascii(at(entry, "name"))
         scored = at(entry, "scored_samples")
@@ -473,8 +487,25 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
             _distinct(document, members)
             if notes:
                 trace.origin.append(("partial", notes[0]))
-        elif reasons and not allow:
-            raise InvalidEvidence("partial-run", f"{reasons[0]}; pass --allow-partial to gate a partial run")
+        else:
+            # Without the results' counts the log still says what the run
+            # selected (eval.config.limit, sample_id, eval.dataset): a
+            # relabelled version cannot hide a --limit run of part of a
+            # dataset whose size it states (review finding 01).  The
+            # headline stands on no more than the least of them.  A limit
+            # with no dataset size (Inspect's own version 1 test log: limit
+            # 20 of a dataset it does not count) decides nothing.
+            stated = selection_counts(document)
+            if any(stated_count.role == "declared" for stated_count in stated):
+                least = min(stated, key=lambda stated_count: stated_count.value)
+                basis = Count(least.value, f"(no count in the results: {least.what})", least.where, "covered")
+                counts = [*stated, basis, *_rows(document, members)]
+                _, notes = reconcile(counts, harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons)
+                _distinct(document, members)
+                if notes:
+                    trace.origin.append(("partial", notes[0]))
+            elif reasons and not allow:
+                raise InvalidEvidence("partial-run", f"{reasons[0]}; pass --allow-partial to gate a partial run")
         return Selected(document, records, query, policy)
     where, metric = _scores(
         document,
