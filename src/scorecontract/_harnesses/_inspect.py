@@ -35,6 +35,7 @@ from ._base import (
     at,
     count,
     decode,
+    finite,
     literal,
     load,
     names_of,
@@ -128,7 +129,9 @@ def _schedule(log: object) -> tuple[set[str] | None, int]:
     if ids is ABSENT or ids is None:
         return None, epochs
     if type(ids) is not list:
-        raise InvalidEvidence("wrong-type", f"the Inspect log's eval.dataset.sample_ids is {json_kind(ids)}, not a list")
+        raise InvalidEvidence(
+            "wrong-type", f"the Inspect log's eval.dataset.sample_ids is {json_kind(ids)}, not a list"
+        )
     keys: set[str] = set()
     for index, value in enumerate(ids):
         where = path("eval", "dataset", "sample_ids", index)
@@ -169,7 +172,7 @@ def scheduled_samples(log: object, keyed: Sequence[tuple[str, str]]) -> None:
             raise InvalidEvidence(
                 "not-scheduled",
                 f"the Inspect log's sample at {clip(place, 80)} has the id {sample_id}, which "
-                "eval.dataset.sample_ids does not list (the string \"1\" and the integer 1 are two ids): it is "
+                'eval.dataset.sample_ids does not list (the string "1" and the integer 1 are two ids): it is '
                 "no sample the run ran",
             )
 
@@ -519,9 +522,77 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     counts = [*log_counts(document, [(where, entry)]), *_rows(document, members)]
     _, notes = reconcile(counts, harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons)
     _distinct(document, members)
+    if members is None:
+        _against_samples(document, where, entry, metric)
     if notes:
         trace.origin.append(("partial", notes[0]))
     return Selected(document, records, query, policy)
+
+
+# Inspect's value_to_float (inspect_ai/scorer/_metric.py): the letter grades
+# its accuracy and mean metrics read as numbers.
+_GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+
+
+def _against_samples(document: object, where: str, entry: object, metric: str) -> None:
+    """Refuse a ``.json`` log whose samples contradict the headline it states.
+
+    A sample carrying an error is INVALID ``grader-errors``, as ``report
+    --from inspect`` reads it.  The headline of a score whose metric is
+    ``accuracy`` or ``mean`` under the mean reducer (the default) is the
+    mean over the samples of each sample's mean over its epochs: when
+    every sample holds the score as a number or a letter grade, a value
+    more than 1e-9 away is INVALID ``value-mismatch`` (an edited headline).
+    Other metrics and reducers are not recomputed.
+    """
+    import json
+
+    samples = at(document, "samples")
+    if type(samples) is not list:
+        return
+    for index, sample in enumerate(samples):
+        error = at(sample, "error")
+        if error is not ABSENT and error is not None:
+            why = at(error, "message")
+            said = f": {clip(why, 80)}" if type(why) is str else ""
+            raise InvalidEvidence(
+                "grader-errors", f"the Inspect log records an error for the sample at $['samples'][{index}]{said}"
+            )
+    reducer = at(entry, "reducer")
+    stated = at(entry, "metrics", metric, "value")
+    if metric not in ("accuracy", "mean") or reducer not in (ABSENT, None, "mean"):
+        return
+    if (type(stated) is not int and type(stated) is not float) or not finite(stated):
+        return
+    name, function = at(entry, "name"), at(entry, "scorer")
+    if type(name) is not str:
+        return
+    keys: tuple[str, ...] = (name, "value")
+    if type(function) is str and function != name:
+        keys = (function, "value", name)
+    per_id: dict[str, list[float]] = {}
+    for sample in samples:
+        value = at(sample, "scores", *keys)
+        if type(value) is str and value in _GRADES:
+            number = _GRADES[value]
+        elif (type(value) is int or type(value) is float) and finite(value):
+            number = float(value)
+        else:
+            return
+        sample_id = at(sample, "id")
+        if type(sample_id) is not str and type(sample_id) is not int:
+            return  # the id is the report's to judge
+        per_id.setdefault(json.dumps(sample_id), []).append(number)
+    if not per_id:
+        return
+    means = [sum(values) / len(values) for values in per_id.values()]
+    recomputed = sum(means) / len(means)
+    if abs(recomputed - stated) > 1e-9:
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"the Inspect log states {metric} {stated!r} at {where}['metrics'][{literal(metric)}]['value'], but its "
+            f"{len(samples)} samples make it {recomputed!r}: the headline was edited, or the samples were",
+        )
 
 
 HEADLINE = Headline(
