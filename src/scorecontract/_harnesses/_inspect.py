@@ -177,6 +177,42 @@ def scheduled_samples(log: object, keyed: Sequence[tuple[str, str]]) -> None:
             )
 
 
+def scheduled_members(log: object, members: Sequence[str]) -> None:
+    """Refuse a ``.eval`` sample member whose name is no sample the log scheduled (``not-scheduled``).
+
+    Inspect names each member for its sample, ``samples/<id>_epoch_<n>.json``
+    (inspect_ai/log/_recorders/eval.py, sample_filename), so the name alone
+    shows an epoch the run did not have or an id eval.dataset.sample_ids
+    does not list, without decoding the member.  The name cannot tell the
+    id "1" from 1: ``report --from inspect`` reads the member for that.
+    """
+    declared, epochs = _schedule(log)
+    names = None
+    if declared is not None:
+        import json
+
+        names = set()
+        for key in declared:
+            sample_id, epoch = json.loads(key)
+            names.add(f"samples/{sample_id}_epoch_{epoch}.json")
+    for member in members:
+        stem, _, epoch = member[: -len(".json")].rpartition("_epoch_")
+        number = int(epoch) if epoch.isdigit() and epoch.isascii() else 0
+        if not stem or not 1 <= number <= epochs:
+            raise InvalidEvidence(
+                "not-scheduled",
+                f"the Inspect log's member {clip(ascii(member), 80)} is not named for a sample of epoch 1 to {epochs} "
+                "(Inspect writes samples/<id>_epoch_<n>.json, and eval.config.epochs is "
+                f"{epochs}): it is no sample the run ran",
+            )
+        if names is not None and member not in names:
+            raise InvalidEvidence(
+                "not-scheduled",
+                f"the Inspect log's member {clip(ascii(member), 80)} is named for an id eval.dataset.sample_ids does "
+                "not list: it is no sample the run ran",
+            )
+
+
 def _keys(samples: list[object], codes: Codes | None) -> list[tuple[str, str]]:
     """(trial id, place) of each sample of a ``.json`` log with a readable ``[id, epoch]``."""
     keyed: list[tuple[str, str]] = []
@@ -191,11 +227,13 @@ def _keys(samples: list[object], codes: Codes | None) -> list[tuple[str, str]]:
 
 
 def _distinct(document: object, members: list[str] | None) -> None:
-    """``distinct_samples`` and ``scheduled_samples`` of a ``.json`` log's samples, after their count is reconciled."""
+    """The samples' ids checked once their count is reconciled: a ``.json`` log's samples, a ``.eval``'s names."""
     samples = at(document, "samples") if members is None else None
     if type(samples) is list:
         distinct_samples(samples, None)
         scheduled_samples(document, _keys(samples, None))
+    if members is not None:
+        scheduled_members(document, members)
 
 
 def _rows(document: object, members: list[str] | None) -> list[Count]:
@@ -754,6 +792,7 @@ class _Reader(SampleReader):
                     continue
                 rows.append((member, self.sample(sample, "$", codes)))
         population = self._population(header, entries, len(members), "samples/*.json")
+        scheduled_members(header, members)
         # The members' own names are distinct (the archive reader refuses
         # one listed twice), but a member may hold another's sample.
         seen: dict[str, str] = {}
