@@ -431,6 +431,30 @@ def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
     return counts
 
 
+# Inspect's built-in metrics of spread (inspect_ai/scorer/_metrics): never a
+# headline to gate unless the caller names one.
+_DISPERSIONS = frozenset({"stderr", "std", "var", "bootstrap_stderr"})
+
+
+def _reducers(log: object, where: str, entry: object) -> None:
+    """Refuse a score whose reducer is not one of eval.config.epochs_reducer (INVALID ``value-mismatch``).
+
+    Inspect applies the reducers the config names and writes one score per
+    reducer; a score claiming another one says two things about one run.
+    """
+    reducer = at(entry, "reducer")
+    stated = at(log, "eval", "config", "epochs_reducer")
+    if type(reducer) is not str or type(stated) is not list or not stated:
+        return
+    if not all(type(name) is str for name in stated) or reducer in stated:
+        return
+    raise InvalidEvidence(
+        "value-mismatch",
+        f"the score at {where} is reduced with {ascii(reducer)}, but eval.config.epochs_reducer names "
+        f"{names_of(stated)}: the log says two things about its run",
+    )
+
+
 def _scores(document: object, scorer: str | None, metric: str | None, reducer: str | None) -> tuple[str, str]:
     """The path of the one EvalScore gated, and the metric: by name, reducer and results.headline.
 
@@ -460,6 +484,14 @@ def _scores(document: object, scorer: str | None, metric: str | None, reducer: s
         chosen, wanted = (named if type(named) is str else at(headline, "scorer")), at(headline, "metric")
         if type(chosen) is not str or type(wanted) is not str:
             raise InvalidEvidence("wrong-type", f"the Inspect log's results.headline is {shown(headline)}")
+        if wanted in _DISPERSIONS:
+            # The headline is the file's choice; a spread is no score to
+            # release on (review finding 14): the caller names the metric.
+            raise PolicyError(
+                "missing-option",
+                f"this log's results.headline names the metric {ascii(wanted)}, a spread of the scores, not a score: "
+                "give --scorer S and --metric M",
+            )
         scorer, metric = chosen, wanted
         stated = at(headline, "reducer")
         if reducer is None and type(stated) is str:
@@ -557,6 +589,7 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     query = f"{where}['metrics'][{literal(metric)}]['value']"
     trace.query = query
     entry = one(document, where)[1]
+    _reducers(document, where, entry)
     counts = [*log_counts(document, [(where, entry)]), *_rows(document, members)]
     _, notes = reconcile(counts, harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons)
     _distinct(document, members)
