@@ -9,7 +9,10 @@ reader (``_archive``).  What the log says about the run: its ``status``,
 ``error`` and ``invalidated``; ``results.total_samples`` (every sample of
 every epoch: Inspect's resolve_dataset repeats the dataset once per epoch
 before it counts) and ``completed_samples``; each scorer's
-``unscored_samples``.
+``unscored_samples``; the trial ids it scheduled, ``eval.dataset.sample_ids``
+times the epochs, which every sample (and every ``.eval`` member's name)
+must be one of.  A ``.json`` log's samples are reconciled with its header
+in ``check`` too; a ``.eval``'s members are decoded only by ``report``.
 """
 
 from __future__ import annotations
@@ -681,8 +684,11 @@ HEADLINE = Headline(
     "results.scores non-empty (else INVALID empty-run); eval.dataset.samples x epochs, the limit or sample_id, "
     "total_samples, completed_samples and the score's scored_samples agree, and the samples the log holds (a .json "
     "log's array, each id and epoch once, or a .eval's members) are no more than it scheduled (else INVALID "
-    "population-mismatch; a selection of the dataset or a cancel is partial-run unless --allow-partial); version 1: "
-    "results.scorer.name == S",
+    "population-mismatch; a selection of the dataset or a cancel is partial-run unless --allow-partial); each "
+    "sample's [id, epoch] (a .eval member's name) one of eval.dataset.sample_ids x epochs 1..eval.config.epochs "
+    "(else INVALID not-scheduled); a .json log's samples without an error (else grader-errors) and agreeing with an "
+    "accuracy or mean headline (else value-mismatch); the score's reducer one of eval.config.epochs_reducer; "
+    "version 1: results.scorer.name == S",
     lists="NaN and infinities outside the headline (NaN marks an unscored sample)",
     gate=_gate,
     nonfinite="Inspect writes NaN for a metric over no scored sample",
