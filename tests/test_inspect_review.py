@@ -69,6 +69,7 @@ def test_a_sample_outside_the_declared_ids_and_epochs_is_not_scheduled(change):
     result = report(dumps(log), source=REPORT, threshold=0.7)
     assert (result.verdict, result.code) == (Verdict.INVALID, "not-scheduled"), result
     assert "$['samples'][3]" in result.message
+    assert ("an id of another type" in result.message) is (change == {"id": "1"})
     # check reads a .json log's samples, and refuses them by the same rule.
     assert evaluate(dumps(log), source=CHECK, threshold=0.5).code == "not-scheduled"
 

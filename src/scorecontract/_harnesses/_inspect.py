@@ -171,12 +171,18 @@ def scheduled_samples(log: object, keyed: Sequence[tuple[str, str]]) -> None:
                 f"{epochs} (eval.config.epochs): it is no sample the run ran",
             )
         if declared is not None:
-            sample_id = clip(json.dumps(parts[0]), 40)
+            sample_id = parts[0]
+            # The same id of the other type: Inspect keeps an id's type (str
+            # or int) from the dataset, so "1" is not the sample 1.
+            other = str(sample_id) if type(sample_id) is int else sample_id
+            if type(sample_id) is str and sample_id.isdigit() and sample_id.isascii():
+                other = int(sample_id)
+            retyped = json.dumps([other, epoch], ensure_ascii=False, separators=(",", ":")) in declared
+            why = f" (it lists {json.dumps(other)}: an id of another type)" if retyped else ""
             raise InvalidEvidence(
                 "not-scheduled",
-                f"the Inspect log's sample at {clip(place, 80)} has the id {sample_id}, which "
-                'eval.dataset.sample_ids does not list (the string "1" and the integer 1 are two ids): it is '
-                "no sample the run ran",
+                f"the Inspect log's sample at {clip(place, 80)} has the id {clip(json.dumps(sample_id), 40)}, which "
+                f"eval.dataset.sample_ids does not list{why}: it is no sample the run ran",
             )
 
 
