@@ -165,6 +165,8 @@ def test_inspect_early_stopping_is_a_partial_run():
 def test_inspect_epochs_multiply_the_dataset_and_a_reducer_the_scored_samples():
     log = json.loads(inspect_log(5, 10, config={"epochs": 2}))
     log["eval"]["dataset"]["sample_ids"] = [1, 2, 3, 4, 5]
+    # Inspect logs each of the 5 samples once per epoch (the ids are the dataset's).
+    log["samples"] = [{"id": i, "epoch": e, "scores": {"match": {"value": 1.0}}} for e in (1, 2) for i in range(1, 6)]
     log["results"]["scores"][0].update(reducer="mean", scored_samples=5, unscored_samples=0)
     assert evaluate(json.dumps(log), source=MATCH).verdict is Verdict.PASS
     log["results"]["scores"][0]["scored_samples"] = 4

@@ -27,6 +27,10 @@ costs anything:
   the *last* central directory and tolerates data before and between
   members, so two archives concatenated (or a member hidden between two
   listed ones) are two logs of which only one would be read;
+- bytes after the end of central directory record, and an archive
+  comment (Inspect writes none): ``zipfile`` ignores what follows the
+  record it finds, so a local ``header.json`` appended there is a log a
+  reader of local entries in order would take;
 - encrypted members, which cannot be read;
 - a missing member, a damaged one (bad CRC-32, truncated data, a local
   header that does not match the central directory) and anything that is
@@ -236,6 +240,55 @@ def _layout(
     return starts, tuple(superseded)
 
 
+def _tail(data: bytes, count: int, start_dir: int, what: str) -> None:
+    """Refuse bytes after the central directory other than its end records, and an archive comment.
+
+    The central directory's *count* headers (APPNOTE.TXT section 4.3.12:
+    46 bytes, the name, the extra field, the comment) are followed by an
+    optional ZIP64 end record and its locator (sections 4.3.14, 4.3.15)
+    and the end of central directory record (section 4.3.16: 22 bytes and
+    the comment), which must end the file.  ``zipfile`` searches for that
+    record backwards and ignores whatever follows it, so bytes after it
+    (junk, or a complete local ``header.json`` that a reader of local
+    entries in order would take last) would be a second log beside the
+    listed one.  Inspect writes no archive comment (zipfile's default,
+    b''): one is refused too, since a comment is text no member accounts
+    for.
+    """
+    import struct
+
+    position = start_dir
+    for _ in range(count):
+        header = data[position : position + 46]
+        if len(header) < 46 or header[:4] != b"PK\x01\x02":
+            raise _bad(what, f"its central directory has no entry header at offset {position}")
+        name_length, extra_length, comment_length = struct.unpack("<HHH", header[28:34])
+        position += 46 + name_length + extra_length + comment_length
+    if data[position : position + 4] == b"PK\x06\x06":
+        # The ZIP64 record's size field excludes its leading 12 bytes.
+        (size,) = struct.unpack("<Q", data[position + 4 : position + 12].ljust(8, b"\0"))
+        position += 12 + size
+        if data[position : position + 4] != b"PK\x06\x07":
+            raise _bad(what, f"its ZIP64 end record at offset {position} has no locator after it")
+        position += 20
+    record = data[position : position + 22]
+    if len(record) < 22 or record[:4] != b"PK\x05\x06":
+        raise _bad(
+            what,
+            f"{len(data) - position} bytes at offset {position}, after its central directory, are not its end "
+            "record (a hidden member?): which one is the log?",
+        )
+    (comment_length,) = struct.unpack("<H", record[20:22])
+    if comment_length:
+        raise _bad(what, f"it carries an archive comment of {comment_length} bytes, which Inspect never writes")
+    if position + 22 != len(data):
+        raise _bad(
+            what,
+            f"{len(data) - position - 22} bytes follow its end of central directory record at offset {position} "
+            "(another archive, or a hidden member): which one is the log?",
+        )
+
+
 def _alias(name: str) -> str:
     """The file an extracting tool writes for *name*, as a case-insensitive file system sees it.
 
@@ -308,6 +361,7 @@ class Archive:
                 )
             seen[key] = name
         self._starts, self.superseded = _layout(data, infos, archive.start_dir, what)
+        _tail(data, len(infos), archive.start_dir, what)
         self._zip = archive
         self._data = data
         self.names = tuple(info.filename for info in infos)

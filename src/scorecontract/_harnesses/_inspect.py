@@ -9,7 +9,10 @@ reader (``_archive``).  What the log says about the run: its ``status``,
 ``error`` and ``invalidated``; ``results.total_samples`` (every sample of
 every epoch: Inspect's resolve_dataset repeats the dataset once per epoch
 before it counts) and ``completed_samples``; each scorer's
-``unscored_samples``.
+``unscored_samples``; the trial ids it scheduled, ``eval.dataset.sample_ids``
+times the epochs, which every sample (and every ``.eval`` member's name)
+must be one of.  A ``.json`` log's samples are reconciled with its header
+in ``check`` too; a ``.eval``'s members are decoded only by ``report``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from ._base import (
     at,
     count,
     decode,
+    finite,
     literal,
     load,
     names_of,
@@ -115,11 +119,130 @@ def distinct_samples(samples: list[object], codes: Codes | None) -> None:
             once(seen, key, base, "the Inspect log's samples")
 
 
+def _schedule(log: object) -> tuple[set[str] | None, int]:
+    """The trial ids the log declares, ``[id, epoch]`` as ``canonical_trial_id`` writes them, and its epochs.
+
+    The ids are eval.dataset.sample_ids (the samples the run selected:
+    Inspect writes them after --limit and --sample-id) times the epochs
+    1..eval.config.epochs; None when the log lists no ids, and then only
+    the epochs are known.
+    """
+    epochs = _epochs(log)
+    ids = at(log, "eval", "dataset", "sample_ids")
+    if ids is ABSENT or ids is None:
+        return None, epochs
+    if type(ids) is not list:
+        raise InvalidEvidence(
+            "wrong-type", f"the Inspect log's eval.dataset.sample_ids is {json_kind(ids)}, not a list"
+        )
+    keys: set[str] = set()
+    for index, value in enumerate(ids):
+        where = path("eval", "dataset", "sample_ids", index)
+        for epoch in range(1, epochs + 1):
+            key, problem = canonical_trial_id([(where, value), ("epoch", epoch)])
+            if problem is not None:
+                raise InvalidEvidence(problem[0], f"the Inspect log's sample ids: {problem[1]}")
+            if key is not None:
+                keys.add(key)
+    return keys, epochs
+
+
+def scheduled_samples(log: object, keyed: Sequence[tuple[str, str]]) -> None:
+    """Refuse a sample whose trial id the log did not schedule (INVALID ``not-scheduled``).
+
+    *keyed* is (trial id, place) of each sample with a readable id.  The
+    population is a set of ids, not a count: a copy of sample 1 under the
+    id "1" (a string where the log lists the integer), under epoch 2 of a
+    run of one epoch, or under an id eval.dataset.sample_ids does not list
+    is as many records as the run had, and none of them is one it ran.
+    """
+    import json
+
+    declared, epochs = _schedule(log)
+    for key, place in keyed:
+        if declared is not None and key in declared:
+            continue
+        parts = json.loads(key)
+        epoch = parts[-1] if type(parts) is list and parts else None
+        if type(epoch) is not int or not 1 <= epoch <= epochs:
+            raise InvalidEvidence(
+                "not-scheduled",
+                f"the Inspect log's sample at {clip(place, 80)} is of epoch {clip(ascii(epoch), 40)}, but the run had "
+                f"{epochs} (eval.config.epochs): it is no sample the run ran",
+            )
+        if declared is not None:
+            sample_id = parts[0]
+            # The same id of the other type: Inspect keeps an id's type (str
+            # or int) from the dataset, so "1" is not the sample 1.
+            other = str(sample_id) if type(sample_id) is int else sample_id
+            if type(sample_id) is str and sample_id.isdigit() and sample_id.isascii():
+                other = int(sample_id)
+            retyped = json.dumps([other, epoch], ensure_ascii=False, separators=(",", ":")) in declared
+            why = f" (it lists {json.dumps(other)}: an id of another type)" if retyped else ""
+            raise InvalidEvidence(
+                "not-scheduled",
+                f"the Inspect log's sample at {clip(place, 80)} has the id {clip(json.dumps(sample_id), 40)}, which "
+                f"eval.dataset.sample_ids does not list{why}: it is no sample the run ran",
+            )
+
+
+def scheduled_members(log: object, members: Sequence[str]) -> None:
+    """Refuse a ``.eval`` sample member whose name is no sample the log scheduled (``not-scheduled``).
+
+    Inspect names each member for its sample, ``samples/<id>_epoch_<n>.json``
+    (inspect_ai/log/_recorders/eval.py, sample_filename), so the name alone
+    shows an epoch the run did not have or an id eval.dataset.sample_ids
+    does not list, without decoding the member.  The name cannot tell the
+    id "1" from 1: ``report --from inspect`` reads the member for that.
+    """
+    declared, epochs = _schedule(log)
+    names = None
+    if declared is not None:
+        import json
+
+        names = set()
+        for key in declared:
+            sample_id, epoch = json.loads(key)
+            names.add(f"samples/{sample_id}_epoch_{epoch}.json")
+    for member in members:
+        stem, _, epoch = member[: -len(".json")].rpartition("_epoch_")
+        number = int(epoch) if epoch.isdigit() and epoch.isascii() else 0
+        if not stem or not 1 <= number <= epochs:
+            raise InvalidEvidence(
+                "not-scheduled",
+                f"the Inspect log's member {clip(ascii(member), 80)} is not named for a sample of epoch 1 to {epochs} "
+                "(Inspect writes samples/<id>_epoch_<n>.json, and eval.config.epochs is "
+                f"{epochs}): it is no sample the run ran",
+            )
+        if names is not None and member not in names:
+            raise InvalidEvidence(
+                "not-scheduled",
+                f"the Inspect log's member {clip(ascii(member), 80)} is named for an id eval.dataset.sample_ids does "
+                "not list: it is no sample the run ran",
+            )
+
+
+def _keys(samples: list[object], codes: Codes | None) -> list[tuple[str, str]]:
+    """(trial id, place) of each sample of a ``.json`` log with a readable ``[id, epoch]``."""
+    keyed: list[tuple[str, str]] = []
+    for index, sample in enumerate(samples):
+        base = f"$['samples'][{index}]"
+        key, _ = canonical_trial_id(
+            [(path_under(base, "id"), at(sample, "id")), (path_under(base, "epoch"), at(sample, "epoch"))], codes
+        )
+        if key is not None:
+            keyed.append((key, base))
+    return keyed
+
+
 def _distinct(document: object, members: list[str] | None) -> None:
-    """``distinct_samples`` of a ``.json`` log's samples, after their count is reconciled."""
+    """The samples' ids checked once their count is reconciled: a ``.json`` log's samples, a ``.eval``'s names."""
     samples = at(document, "samples") if members is None else None
     if type(samples) is list:
         distinct_samples(samples, None)
+        scheduled_samples(document, _keys(samples, None))
+    if members is not None:
+        scheduled_members(document, members)
 
 
 def _rows(document: object, members: list[str] | None) -> list[Count]:
@@ -201,39 +324,17 @@ def _epochs(log: object) -> int:
     return number
 
 
-def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
-    """Every count an Inspect log states of the samples its headline stands on.
+def selection_counts(log: object) -> list[Count]:
+    """The counts an Inspect log states of its dataset and of the selection the run made of it.
 
-    Inspect counts samples times epochs: total_samples is the samples the
-    run scheduled, after any --limit or --sample-id (Inspect's
-    resolve_dataset repeats the dataset once per epoch before it counts),
-    completed_samples those that completed, and eval.dataset.samples the
-    whole dataset; eval.config.limit and sample_id record a selection, and
-    eval.dataset.sample_ids its ids.  Each scorer of *entries*, (path,
-    EvalScore), counts the samples it scored after the epochs were reduced
-    to one score per sample.  ``check --from inspect`` and ``report
-    --from inspect`` reconcile the same counts.
+    eval.dataset.samples (the whole dataset) and eval.dataset.sample_ids
+    (the ids the run selected), times the epochs; eval.config.limit and
+    sample_id (a selection).  Inspect writes them in logs of every version,
+    beside results that may state no count of their own (a version 1 log).
     """
     epochs = _epochs(log)
     times = f" x {epochs} epochs" if epochs != 1 else ""
-    counts = [
-        Count(
-            count(at(log, "results", "total_samples"), "the Inspect log's total_samples"),
-            "results.total_samples",
-            path("results", "total_samples"),
-            "scheduled",
-        ),
-        Count(
-            count(at(log, "results", "completed_samples"), "the Inspect log's completed_samples"),
-            "results.completed_samples",
-            path("results", "completed_samples"),
-            "covered",
-        ),
-    ]
-    logged = at(log, "results", "logged_samples")
-    if logged is not ABSENT:
-        where = path("results", "logged_samples")
-        counts.append(Count(count(logged, "the Inspect log's logged_samples"), "logged_samples", where, "scheduled"))
+    counts: list[Count] = []
     samples = at(log, "eval", "dataset", "samples")
     if samples is not ABSENT and samples is not None:
         # Stated, it must be a count: 1000.0, "1000" or -1 skipped here let a
@@ -269,6 +370,42 @@ def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
         number = len(chosen) if type(chosen) is list else 1
         where = path("eval", "config", "sample_id")
         counts.append(Count(number * epochs, f"eval.config.sample_id{times}", where, "selected"))
+    return counts
+
+
+def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
+    """Every count an Inspect log states of the samples its headline stands on.
+
+    Inspect counts samples times epochs: total_samples is the samples the
+    run scheduled, after any --limit or --sample-id (Inspect's
+    resolve_dataset repeats the dataset once per epoch before it counts),
+    completed_samples those that completed, and eval.dataset.samples the
+    whole dataset; eval.config.limit and sample_id record a selection, and
+    eval.dataset.sample_ids its ids.  Each scorer of *entries*, (path,
+    EvalScore), counts the samples it scored after the epochs were reduced
+    to one score per sample.  ``check --from inspect`` and ``report
+    --from inspect`` reconcile the same counts.
+    """
+    epochs = _epochs(log)
+    counts = [
+        Count(
+            count(at(log, "results", "total_samples"), "the Inspect log's total_samples"),
+            "results.total_samples",
+            path("results", "total_samples"),
+            "scheduled",
+        ),
+        Count(
+            count(at(log, "results", "completed_samples"), "the Inspect log's completed_samples"),
+            "results.completed_samples",
+            path("results", "completed_samples"),
+            "covered",
+        ),
+    ]
+    logged = at(log, "results", "logged_samples")
+    if logged is not ABSENT:
+        where = path("results", "logged_samples")
+        counts.append(Count(count(logged, "the Inspect log's logged_samples"), "logged_samples", where, "scheduled"))
+    counts += selection_counts(log)
     for where, entry in entries:
         name = ascii(at(entry, "name"))
         scored = at(entry, "scored_samples")
@@ -303,6 +440,30 @@ def log_counts(log: object, entries: list[tuple[str, object]]) -> list[Count]:
     return counts
 
 
+# Inspect's built-in metrics of spread (inspect_ai/scorer/_metrics): never a
+# headline to gate unless the caller names one.
+_DISPERSIONS = frozenset({"stderr", "std", "var", "bootstrap_stderr"})
+
+
+def _reducers(log: object, where: str, entry: object) -> None:
+    """Refuse a score whose reducer is not one of eval.config.epochs_reducer (INVALID ``value-mismatch``).
+
+    Inspect applies the reducers the config names and writes one score per
+    reducer; a score claiming another one says two things about one run.
+    """
+    reducer = at(entry, "reducer")
+    stated = at(log, "eval", "config", "epochs_reducer")
+    if type(reducer) is not str or type(stated) is not list or not stated:
+        return
+    if not all(type(name) is str for name in stated) or reducer in stated:
+        return
+    raise InvalidEvidence(
+        "value-mismatch",
+        f"the score at {where} is reduced with {ascii(reducer)}, but eval.config.epochs_reducer names "
+        f"{names_of(stated)}: the log says two things about its run",
+    )
+
+
 def _scores(document: object, scorer: str | None, metric: str | None, reducer: str | None) -> tuple[str, str]:
     """The path of the one EvalScore gated, and the metric: by name, reducer and results.headline.
 
@@ -332,6 +493,14 @@ def _scores(document: object, scorer: str | None, metric: str | None, reducer: s
         chosen, wanted = (named if type(named) is str else at(headline, "scorer")), at(headline, "metric")
         if type(chosen) is not str or type(wanted) is not str:
             raise InvalidEvidence("wrong-type", f"the Inspect log's results.headline is {shown(headline)}")
+        if wanted in _DISPERSIONS:
+            # The headline is the file's choice; a spread is no score to
+            # release on (review finding 14): the caller names the metric.
+            raise PolicyError(
+                "missing-option",
+                f"this log's results.headline names the metric {ascii(wanted)}, a spread of the scores, not a score: "
+                "give --scorer S and --metric M",
+            )
         scorer, metric = chosen, wanted
         stated = at(headline, "reducer")
         if reducer is None and type(stated) is str:
@@ -400,8 +569,25 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
             _distinct(document, members)
             if notes:
                 trace.origin.append(("partial", notes[0]))
-        elif reasons and not allow:
-            raise InvalidEvidence("partial-run", f"{reasons[0]}; pass --allow-partial to gate a partial run")
+        else:
+            # Without the results' counts the log still says what the run
+            # selected (eval.config.limit, sample_id, eval.dataset): a
+            # relabelled version cannot hide a --limit run of part of a
+            # dataset whose size it states (review finding 01).  The
+            # headline stands on no more than the least of them.  A limit
+            # with no dataset size (Inspect's own version 1 test log: limit
+            # 20 of a dataset it does not count) decides nothing.
+            stated = selection_counts(document)
+            if any(stated_count.role == "declared" for stated_count in stated):
+                least = min(stated, key=lambda stated_count: stated_count.value)
+                basis = Count(least.value, f"(no count in the results: {least.what})", least.where, "covered")
+                counts = [*stated, basis, *_rows(document, members)]
+                _, notes = reconcile(counts, harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons)
+                _distinct(document, members)
+                if notes:
+                    trace.origin.append(("partial", notes[0]))
+            elif reasons and not allow:
+                raise InvalidEvidence("partial-run", f"{reasons[0]}; pass --allow-partial to gate a partial run")
         return Selected(document, records, query, policy)
     where, metric = _scores(
         document,
@@ -412,12 +598,81 @@ def _gate(raw: bytes | str, options: Options, policy: Policy, max_bytes: int, tr
     query = f"{where}['metrics'][{literal(metric)}]['value']"
     trace.query = query
     entry = one(document, where)[1]
+    _reducers(document, where, entry)
     counts = [*log_counts(document, [(where, entry)]), *_rows(document, members)]
     _, notes = reconcile(counts, harness="Inspect", unit="samples", allow_partial=allow, reasons=reasons)
     _distinct(document, members)
+    if members is None:
+        _against_samples(document, where, entry, metric)
     if notes:
         trace.origin.append(("partial", notes[0]))
     return Selected(document, records, query, policy)
+
+
+# Inspect's value_to_float (inspect_ai/scorer/_metric.py): the letter grades
+# its accuracy and mean metrics read as numbers.
+_GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+
+
+def _against_samples(document: object, where: str, entry: object, metric: str) -> None:
+    """Refuse a ``.json`` log whose samples contradict the headline it states.
+
+    A sample carrying an error is INVALID ``grader-errors``, as ``report
+    --from inspect`` reads it.  The headline of a score whose metric is
+    ``accuracy`` or ``mean`` under the mean reducer (the default) is the
+    mean over the samples of each sample's mean over its epochs: when
+    every sample holds the score as a number or a letter grade, a value
+    more than 1e-9 away is INVALID ``value-mismatch`` (an edited headline).
+    Other metrics and reducers are not recomputed.
+    """
+    import json
+
+    samples = at(document, "samples")
+    if type(samples) is not list:
+        return
+    for index, sample in enumerate(samples):
+        error = at(sample, "error")
+        if error is not ABSENT and error is not None:
+            why = at(error, "message")
+            said = f": {clip(why, 80)}" if type(why) is str else ""
+            raise InvalidEvidence(
+                "grader-errors", f"the Inspect log records an error for the sample at $['samples'][{index}]{said}"
+            )
+    reducer = at(entry, "reducer")
+    stated = at(entry, "metrics", metric, "value")
+    if metric not in ("accuracy", "mean") or reducer not in (ABSENT, None, "mean"):
+        return
+    if (type(stated) is not int and type(stated) is not float) or not finite(stated):
+        return
+    name, function = at(entry, "name"), at(entry, "scorer")
+    if type(name) is not str:
+        return
+    keys: tuple[str, ...] = (name, "value")
+    if type(function) is str and function != name:
+        keys = (function, "value", name)
+    per_id: dict[str, list[float]] = {}
+    for sample in samples:
+        value = at(sample, "scores", *keys)
+        if type(value) is str and value in _GRADES:
+            number = _GRADES[value]
+        elif (type(value) is int or type(value) is float) and finite(value):
+            number = float(value)
+        else:
+            return
+        sample_id = at(sample, "id")
+        if type(sample_id) is not str and type(sample_id) is not int:
+            return  # the id is the report's to judge
+        per_id.setdefault(json.dumps(sample_id), []).append(number)
+    if not per_id:
+        return
+    means = [sum(values) / len(values) for values in per_id.values()]
+    recomputed = sum(means) / len(means)
+    if abs(recomputed - stated) > 1e-9:
+        raise InvalidEvidence(
+            "value-mismatch",
+            f"the Inspect log states {metric} {stated!r} at {where}['metrics'][{literal(metric)}]['value'], but its "
+            f"{len(samples)} samples make it {recomputed!r}: the headline was edited, or the samples were",
+        )
 
 
 HEADLINE = Headline(
@@ -435,8 +690,11 @@ HEADLINE = Headline(
     "results.scores non-empty (else INVALID empty-run); eval.dataset.samples x epochs, the limit or sample_id, "
     "total_samples, completed_samples and the score's scored_samples agree, and the samples the log holds (a .json "
     "log's array, each id and epoch once, or a .eval's members) are no more than it scheduled (else INVALID "
-    "population-mismatch; a selection of the dataset or a cancel is partial-run unless --allow-partial); version 1: "
-    "results.scorer.name == S",
+    "population-mismatch; a selection of the dataset or a cancel is partial-run unless --allow-partial); each "
+    "sample's [id, epoch] (a .eval member's name) one of eval.dataset.sample_ids x epochs 1..eval.config.epochs "
+    "(else INVALID not-scheduled); a .json log's samples without an error (else grader-errors) and agreeing with an "
+    "accuracy or mean headline (else value-mismatch); the score's reducer one of eval.config.epochs_reducer; "
+    "version 1: results.scorer.name == S",
     lists="NaN and infinities outside the headline (NaN marks an unscored sample)",
     gate=_gate,
     nonfinite="Inspect writes NaN for a metric over no scored sample",
@@ -553,6 +811,7 @@ class _Reader(SampleReader):
             rows.append((base, self.sample(sample, base, codes)))
         population = self._population(log, entries, len(samples), "$['samples']")
         distinct_samples(samples, codes)
+        scheduled_samples(log, _keys(samples, codes))
         return rows, population
 
     def _eval(self, data: bytes, name: str, max_bytes: int) -> tuple[list[Placed], int | None]:
@@ -578,12 +837,16 @@ class _Reader(SampleReader):
                     continue
                 rows.append((member, self.sample(sample, "$", codes)))
         population = self._population(header, entries, len(members), "samples/*.json")
+        scheduled_members(header, members)
         # The members' own names are distinct (the archive reader refuses
         # one listed twice), but a member may hold another's sample.
         seen: dict[str, str] = {}
+        keyed: list[tuple[str, str]] = []
         for member, row in rows:
             if row[0] is not None:
                 once(seen, row[0], member, "the Inspect log's samples")
+                keyed.append((row[0], member))
+        scheduled_samples(header, keyed)
         return rows, population
 
 
