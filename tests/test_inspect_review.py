@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scorecontract import PolicyError, Source, Verdict, evaluate, report
+from scorecontract import Policy, PolicyError, Source, Verdict, evaluate, report
 
 CORPUS = Path(__file__).parent / "data" / "conformance" / "inspect"
 CHECK = Source("inspect", scorer="match", metric="accuracy")
@@ -192,3 +192,21 @@ def test_a_headline_naming_a_spread_is_not_gated_without_metric(metric):
     assert evaluate(dumps(log), source=named, threshold=0.2).verdict is Verdict.PASS
     log["results"]["headline"]["metric"] = "accuracy"
     assert evaluate(dumps(log), source="inspect", threshold=0.5).verdict is Verdict.PASS
+
+
+def test_a_eval_whose_sample_members_were_written_again_is_refused_by_check_and_report():
+    # tests/data/review/inspect-superseded-samples.eval: the corpus's
+    # arithmetic.eval (inspect-ai 0.3.285) with its failing samples 4 and 5
+    # appended again as passing ones and a new central directory, the way
+    # Inspect appends a new header.json when it edits a log in place; the
+    # failing originals stay in the file, outside the directory (a second
+    # review, finding 13).  Inspect never rewrites a sample.
+    raw = (Path(__file__).parent / "data" / "review" / "inspect-superseded-samples.eval").read_bytes()
+    decision = evaluate(raw, source=CHECK, policy=Policy(0.8))
+    assert (decision.verdict, decision.code) == (Verdict.INVALID, "bad-archive")
+    assert "samples/4_epoch_1.json" in decision.message
+    result = report(raw, source=REPORT, threshold=0.8)
+    assert (result.verdict, result.code) == (Verdict.INVALID, "bad-archive")
+    # The untouched log is gated as before.
+    whole = evaluate((CORPUS / "arithmetic.eval").read_bytes(), source=CHECK, policy=Policy(0.5))
+    assert whole.verdict is Verdict.PASS

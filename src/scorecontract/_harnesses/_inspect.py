@@ -89,11 +89,31 @@ def _text(raw: bytes | str, max_bytes: int, origin: list[tuple[str, object]]) ->
         # their size stay in their own members, unread.
         with Archive(raw, what="the Inspect .eval log") as archive:
             member = archive.read("header.json", max_bytes)
+            refuse_superseded_samples(archive.superseded)
             if archive.superseded:
                 origin.append(("superseded", list(archive.superseded)))
             members = sample_members(archive.names)
         return decode(member, max_bytes), members
     return decode(raw, max_bytes), None
+
+
+def refuse_superseded_samples(superseded: Sequence[str]) -> None:
+    """Refuse a ``.eval`` holding a sample member it replaced (``bad-archive``).
+
+    Inspect edits a log in place by appending a new header.json
+    (edit_eval_log, write_eval_log(header_only=True)); it never rewrites a
+    sample.  A sample written twice is a sample replaced: which of the two
+    is the evidence is not the file's to choose, and the one left unlisted
+    may be the failing one.
+    """
+    replaced = sorted({name for name in superseded if name.startswith("samples/")})
+    if replaced:
+        raise InvalidEvidence(
+            "bad-archive",
+            f"the Inspect .eval log holds {len(replaced)} sample member(s) written twice, the earlier outside the "
+            f"central directory ({clip(', '.join(replaced), 80)}): Inspect rewrites only header.json in place, so a "
+            "sample was replaced",
+        )
 
 
 def sample_members(names: Sequence[str]) -> list[str]:
@@ -822,6 +842,7 @@ class _Reader(SampleReader):
         # the ratio of the whole archive: overlapping entries cannot make a
         # small file inflate without end.
         with Archive(data, what=f"the Inspect log {name}", total_limit=MAX_RATIO * max(len(data), 1)) as archive:
+            refuse_superseded_samples(archive.superseded)
             header, _ = load_with_codes(archive.read("header.json", max_bytes), max_bytes, self.policy.exact)
             entries = self._entries(header)
             members = sample_members(archive.names)
