@@ -35,6 +35,15 @@ CASES = {
     # HELM's mean edited to 0.95 with its sum removed or made a string.
     "helm-sum-string.json": (*HELM, 0.9, "value-mismatch"),
     "helm-sum-absent.json": (*HELM, 0.9, "value-mismatch"),
+    # arithmetic.eval with its failing samples 4 and 5 appended again as passing
+    # ones and a new central directory (tests/test_inspect_review.py).
+    "inspect-superseded-samples.eval": (
+        "inspect",
+        {"scorer": "match", "metric": "accuracy"},
+        ["--scorer", "match", "--metric", "accuracy"],
+        0.8,
+        "bad-archive",
+    ),
     # promptfoo error rows with failureReason 2.0, the stats moved to failures.
     "promptfoo-error-float.json": ("promptfoo", {}, [], 0.5, "wrong-type"),
 }
