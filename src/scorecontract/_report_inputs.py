@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ._report_results import Start
     from ._samples import Placed, SampleReader
 
-__all__ = ["Read", "named_inputs", "read_inputs"]
+__all__ = ["Read", "named_inputs", "read_inputs", "refuse_same_bytes", "refuse_same_file"]
 
 
 def named_inputs(trials: object, what: str) -> list[tuple[str | None, object]]:
@@ -45,6 +45,44 @@ def named_inputs(trials: object, what: str) -> list[tuple[str | None, object]]:
         trials = items[0]
     name = os.fspath(trials) if isinstance(trials, (str, os.PathLike)) else None
     return [(name if name is None or isinstance(name, str) else repr(name), trials)]
+
+
+def refuse_same_file(
+    trials: Sequence[tuple[str | None, object]], baseline: Sequence[tuple[str | None, object]]
+) -> None:
+    """Refuse a baseline that names a trials file (``option-conflict``).
+
+    The candidate compared with itself has every paired difference 0 and
+    passes any max_regression, even 0: a careless ``BASELINE=$CANDIDATE``
+    would release anything.  As a shard named twice, a mistake.
+    """
+    seen = {os.path.realpath(name): name for name, item in trials if name is not None and _is_path(item)}
+    for name, item in baseline:
+        if name is not None and _is_path(item) and os.path.realpath(name) in seen:
+            raise PolicyError(
+                "option-conflict",
+                f"the baseline {name!a} is the trials file {seen[os.path.realpath(name)]!a}: "
+                "the candidate compared with itself passes any max_regression; give the baseline's own run",
+            )
+
+
+def refuse_same_bytes(trials: Read, baseline: Read) -> None:
+    """Refuse a baseline whose bytes are the candidate's, read in full (``option-conflict``).
+
+    A copy of the candidate's file is the candidate compared with itself,
+    as ``refuse_same_file`` refuses by name.  Empty inputs are left to the
+    tally (no trials: INVALID), since two empty runs share their digest.
+    """
+    if trials.sha256 is not None and trials.sha256 == baseline.sha256 and trials.size:
+        raise PolicyError(
+            "option-conflict",
+            f"the baseline's bytes are the trials' (sha256 {trials.sha256}): the candidate compared "
+            "with itself passes any max_regression; give the baseline's own run",
+        )
+
+
+def _is_path(item: object) -> bool:
+    return isinstance(item, (str, os.PathLike))
 
 
 class Read:
