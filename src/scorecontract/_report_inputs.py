@@ -56,12 +56,15 @@ def refuse_same_file(
     passes any max_regression, even 0: a careless ``BASELINE=$CANDIDATE``
     would release anything.  As a shard named twice, a mistake.
     """
-    seen = {os.path.realpath(name): name for name, item in trials if name is not None and _is_path(item)}
+    if not baseline:
+        return
+    seen = {_real(name): name for name, item in trials if name is not None and _is_path(item)}
     for name, item in baseline:
-        if name is not None and _is_path(item) and os.path.realpath(name) in seen:
+        key = _real(name) if name is not None and _is_path(item) else None
+        if key is not None and key in seen:
             raise PolicyError(
                 "option-conflict",
-                f"the baseline {name!a} is the trials file {seen[os.path.realpath(name)]!a}: "
+                f"the baseline {name!a} is the trials file {seen[key]!a}: "
                 "the candidate compared with itself passes any max_regression; give the baseline's own run",
             )
 
@@ -83,6 +86,17 @@ def refuse_same_bytes(trials: Read, baseline: Read) -> None:
 
 def _is_path(item: object) -> bool:
     return isinstance(item, (str, os.PathLike))
+
+
+def _real(name: str) -> str | None:
+    """*name* resolved, or None for a path no file can have (NUL, a lone surrogate).
+
+    Such a path is left to the reader, which makes the report INVALID.
+    """
+    try:
+        return os.path.realpath(name)
+    except (ValueError, OSError):
+        return None
 
 
 class Read:
