@@ -464,8 +464,8 @@ def test_paired_gate_without_confidence_compares_the_point_difference():
 
 
 def test_the_same_scores_on_both_sides_are_insufficient_under_the_clt():
-    # The same scores in another order: the candidate's file itself, or its
-    # bytes, as the baseline is refused (tests/test_misc_review.py).
+    # The same scores in another order: the candidate's file itself as the
+    # baseline is refused (tests/test_misc_review.py).
     same = b"".join(reversed(CANDIDATE.read_bytes().splitlines(keepends=True)))
     result = report(CANDIDATE, scheduled=30, baseline=same, max_regression=0, confidence=0.95, bound="asymptotic-t")
     assert result.verdict is Verdict.INVALID and result.code == "insufficient-trials"
@@ -594,7 +594,7 @@ def test_candidate_binds_the_candidates_file_only():
     result = report(candidate, scheduled=30, candidate="m-2", baseline=baseline, max_regression=0.05)
     assert result.verdict is Verdict.PASS and result.regression.pairs == 30
     # The candidate's own lines are still bound.
-    wrong = report(baseline, scheduled=30, candidate="m-2", baseline=BASELINE, max_regression=0.05)
+    wrong = report(baseline, scheduled=30, candidate="m-2", baseline=baseline, max_regression=0.05)
     assert wrong.verdict is Verdict.INVALID and wrong.invalid_by_code == {"candidate-mismatch": 30}
 
 

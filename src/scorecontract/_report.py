@@ -26,7 +26,7 @@ from ._constants import DEFAULT_MAX_BYTES, DEFAULT_MAX_LISTED
 from ._errors import PolicyError
 from ._policy import UNSET, policy_for
 from ._report_gate import Gate, check_bound_scope, check_options, check_paired, gate, refuse_check_only_keys
-from ._report_inputs import named_inputs, read_inputs, refuse_same_bytes, refuse_same_file
+from ._report_inputs import named_inputs, read_inputs, refuse_same_file
 from ._report_population import population
 from ._report_regression import check_regression_scale
 from ._report_results import Input, Metric, Observation, Report
@@ -216,7 +216,6 @@ def report(
     baseline_tally, baseline_read = read_inputs(
         baseline_inputs, reader, expected, ids, baseline_options, max_line_bytes, "baseline"
     )
-    refuse_same_bytes(read, baseline_read)
     plain = Gate(metric, min_pass_rate, None, options.bound, cluster_by, None)
     baseline_report = gate(baseline_tally, plain, baseline_read, population_sha256)
     return gate(tally, options, read, population_sha256, baseline_report, baseline_tally)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ._report_results import Start
     from ._samples import Placed, SampleReader
 
-__all__ = ["Read", "named_inputs", "read_inputs", "refuse_same_bytes", "refuse_same_file"]
+__all__ = ["Read", "named_inputs", "read_inputs", "refuse_same_file"]
 
 
 def named_inputs(trials: object, what: str) -> list[tuple[str | None, object]]:
@@ -67,21 +67,6 @@ def refuse_same_file(
                 f"the baseline {name!a} is the trials file {seen[key]!a}: "
                 "the candidate compared with itself passes any max_regression; give the baseline's own run",
             )
-
-
-def refuse_same_bytes(trials: Read, baseline: Read) -> None:
-    """Refuse a baseline whose bytes are the candidate's, read in full (``option-conflict``).
-
-    A copy of the candidate's file is the candidate compared with itself,
-    as ``refuse_same_file`` refuses by name.  Empty inputs are left to the
-    tally (no trials: INVALID), since two empty runs share their digest.
-    """
-    if trials.sha256 is not None and trials.sha256 == baseline.sha256 and trials.size:
-        raise PolicyError(
-            "option-conflict",
-            f"the baseline's bytes are the trials' (sha256 {trials.sha256}): the candidate compared "
-            "with itself passes any max_regression; give the baseline's own run",
-        )
 
 
 def _is_path(item: object) -> bool:
