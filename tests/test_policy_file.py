@@ -258,9 +258,15 @@ TOML_BAD_FILES = [
         "bad-policy-file",
         "not TOML",
     ),
-    ("toml-nan", "p.toml", b'version = "v"\nthreshold = nan\nexact = false\n', "bad-threshold", "finite"),
-    ("toml-nan-exact", "p.toml", b'version = "v"\nthreshold = nan\nexact = true\n', "bad-threshold", "finite"),
-    ("toml-inf", "p.toml", b'version = "v"\nthreshold = inf\nexact = false\n', "bad-threshold", "finite"),
+    ("toml-nan", "p.toml", b'version = "v"\nthreshold = nan\nexact = false\n', "bad-policy-file", "TOML-only syntax"),
+    (
+        "toml-nan-exact",
+        "p.toml",
+        b'version = "v"\nthreshold = nan\nexact = true\n',
+        "bad-policy-file",
+        "TOML-only syntax",
+    ),
+    ("toml-inf", "p.toml", b'version = "v"\nthreshold = inf\nexact = false\n', "bad-policy-file", "TOML-only syntax"),
     (
         "toml-typo",
         "p.toml",

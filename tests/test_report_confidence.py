@@ -464,11 +464,12 @@ def test_paired_gate_without_confidence_compares_the_point_difference():
 
 
 def test_the_same_scores_on_both_sides_are_insufficient_under_the_clt():
-    result = report(
-        CANDIDATE, scheduled=30, baseline=CANDIDATE, max_regression=0, confidence=0.95, bound="asymptotic-t"
-    )
+    # The same scores in another order: the candidate's file itself as the
+    # baseline is refused (tests/test_misc_review.py).
+    same = b"".join(reversed(CANDIDATE.read_bytes().splitlines(keepends=True)))
+    result = report(CANDIDATE, scheduled=30, baseline=same, max_regression=0, confidence=0.95, bound="asymptotic-t")
     assert result.verdict is Verdict.INVALID and result.code == "insufficient-trials"
-    assert report(CANDIDATE, scheduled=30, baseline=CANDIDATE, max_regression=0).verdict is Verdict.PASS
+    assert report(CANDIDATE, scheduled=30, baseline=same, max_regression=0).verdict is Verdict.PASS
 
 
 def test_a_baseline_lacking_a_trial_is_invalid_or_review():
@@ -659,6 +660,13 @@ def _two_clusters(tmp_path):
     return path
 
 
+def _reordered(path):
+    """A copy of *path* with its lines reversed: the same scores, other bytes (a baseline)."""
+    other = path.with_name("baseline-" + path.name)
+    other.write_bytes(b"".join(reversed(path.read_bytes().splitlines(keepends=True))))
+    return other
+
+
 @pytest.mark.parametrize(
     "keywords",
     [
@@ -671,7 +679,7 @@ def _two_clusters(tmp_path):
 )
 def test_a_bound_that_would_ignore_clusters_or_a_baseline_is_refused(tmp_path, keywords):
     path = _two_clusters(tmp_path)
-    keywords = {key: (path if value == "SELF" else value) for key, value in keywords.items()}
+    keywords = {key: (_reordered(path) if value == "SELF" else value) for key, value in keywords.items()}
     with pytest.raises(PolicyError) as caught:
         report(path, scheduled=100, threshold=0.5, confidence=0.9, **keywords)
     assert caught.value.code == "option-conflict"
@@ -705,7 +713,7 @@ def test_a_bound_that_would_ignore_clusters_or_a_baseline_is_refused(tmp_path, k
 )
 def test_the_command_line_refuses_a_bound_that_would_ignore_an_option(tmp_path, capsys, options):
     path = _two_clusters(tmp_path)
-    options = [str(path) if option == "SELF" else option for option in options]
+    options = [str(_reordered(path)) if option == "SELF" else option for option in options]
     argv = ["report", "--scheduled", "100", "--threshold", "0.5", "--confidence", "0.9", *options, str(path)]
     assert main(argv) == 2
     err = capsys.readouterr().err

@@ -353,7 +353,7 @@ def _read_score(value: object, policy: Policy, numeric_strings: bool) -> tuple[N
             # refused as non-finite rather than read as infinity.
             value = parse_json(text, exact=policy.exact)
         except InvalidEvidence as exc:
-            return (None, f"score string {describe_value(text)}: {exc.message}")
+            return (None, f"score is {describe_value(text)}: {exc.message}")
     score = checked_score(value, policy)
     if isinstance(score, tuple):
         return (None, score[1])

@@ -163,6 +163,7 @@ def _toml_loads(text: str, exact: bool, source: str, what: str, code: str) -> ob
         ) from None
 
     _check_toml_lines(text, source, what, code)
+    _check_toml_literals(text, source, what, code)
 
     def parse_float(literal: str) -> object:
         # tomllib hands over the literal's own text, before any rounding.
@@ -198,6 +199,66 @@ def _check_toml_lines(text: str, source: str, what: str, code: str) -> None:
                 code,
                 f"{what} {source}: line {number} has more than {MAX_TOML_DOTS} dots; its keys are not dotted",
             )
+
+
+def _check_toml_literals(text: str, source: str, what: str, code: str) -> None:
+    """Refuse a TOML number literal that is not JSON number syntax.
+
+    docs/policies.md and docs/gates.md: TOML numbers follow JSON's number
+    rules.  TOML v1.0.0 ("Integer", "Float") adds ``0x``/``0o``/``0b``
+    integers, ``_`` between digits, a leading ``+``, ``inf`` and ``nan``;
+    tomllib converts integers itself with no hook, so the literal text is
+    read here: strings and comments are skipped, and each bare token that
+    follows ``=``, ``[`` or ``,`` and starts like a number is checked.  A
+    table header or inline-table key spelled as such a number (``[1_0]``)
+    is refused too: fail closed, and no policy or gate key is spelled so.
+    """
+    index, length, line = 0, len(text), 1
+    previous = "\n"  # the last significant character outside strings
+    while index < length:
+        char = text[index]
+        if char == "#":
+            end = text.find("\n", index)
+            index = length if end < 0 else end
+            continue
+        if char in "\"'":
+            quote = text[index : index + 3] if text.startswith(char * 3, index) else char
+            end = index + len(quote)
+            while end < length and not text.startswith(quote, end):
+                # A basic string's backslash escapes the next character
+                # (TOML v1.0.0, "String"); a literal string has no escapes.
+                end += 2 if char == '"' and text[end] == "\\" else 1
+            line += text.count("\n", index, end)
+            index, previous = end + len(quote), char
+            continue
+        if char.isalnum() or char in "+-_.:":
+            end = index
+            while end < length and (text[end].isalnum() or text[end] in "+-_.:"):
+                end += 1
+            token = text[index:end]
+            if previous in "=[," and _is_toml_only_number(token):
+                raise PolicyError(
+                    code,
+                    f"{what} {source}: line {line}: the number {ascii(token[:40])} is TOML-only syntax; "
+                    "write it as a JSON number (no 0x, 0o, 0b, '_', leading '+', inf or nan)",
+                )
+            index, previous = end, "a"
+            continue
+        if char == "\n":
+            line += 1
+        if not char.isspace():
+            previous = char
+        index += 1
+
+
+def _is_toml_only_number(token: str) -> bool:
+    """Whether *token* is a TOML number spelling JSON lacks (see ``_check_toml_literals``)."""
+    bare = token[1:] if token[:1] in "+-" else token
+    if bare in ("inf", "nan"):
+        return True
+    if not bare[:1].isdigit():
+        return False
+    return token[:1] == "+" or "_" in token or bare[:2].lower() in ("0x", "0o", "0b")
 
 
 def _toml_number(literal: str, exact: bool) -> object:

@@ -26,8 +26,9 @@ from ._constants import DEFAULT_MAX_BYTES, DEFAULT_MAX_LISTED
 from ._errors import PolicyError
 from ._policy import UNSET, policy_for
 from ._report_gate import Gate, check_bound_scope, check_options, check_paired, gate, refuse_check_only_keys
-from ._report_inputs import named_inputs, read_inputs
+from ._report_inputs import named_inputs, read_inputs, refuse_same_file
 from ._report_population import population
+from ._report_regression import check_regression_scale
 from ._report_results import Input, Metric, Observation, Report
 
 TYPE_CHECKING = False
@@ -184,8 +185,12 @@ def report(
     confidence, bound = resolve_confidence(policy, confidence, bound)
     check_confidence(confidence, bound, policy)
     check_paired(confidence, cluster_by, baseline, max_regression, metric)
+    if max_regression is not None:
+        check_regression_scale(max_regression, policy)
     check_bound_scope(confidence, bound, cluster_by, baseline, metric, min_pass_rate)
     inputs = named_inputs(trials, "trials")
+    baseline_inputs = [] if baseline is None else named_inputs(baseline, "baseline")
+    refuse_same_file(inputs, baseline_inputs)
     reader = reader_for(source, select_score, trial_id, policy, [name for name, _ in inputs])
     if reader is not None and candidate is not None:
         raise PolicyError(
@@ -206,7 +211,6 @@ def report(
     # with its own tally; its report is kept whole in the comparison.
     # *candidate* binds the candidate's file only: the baseline is another
     # model's run, whose lines name that model.
-    baseline_inputs = named_inputs(baseline, "baseline")
     baseline_options = (policy, max_listed, None, cluster_by, True)
     expected = tally.scheduled if read.failure is None else given
     baseline_tally, baseline_read = read_inputs(

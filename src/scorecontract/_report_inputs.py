@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ._report_results import Start
     from ._samples import Placed, SampleReader
 
-__all__ = ["Read", "named_inputs", "read_inputs"]
+__all__ = ["Read", "named_inputs", "read_inputs", "refuse_same_file"]
 
 
 def named_inputs(trials: object, what: str) -> list[tuple[str | None, object]]:
@@ -45,6 +45,43 @@ def named_inputs(trials: object, what: str) -> list[tuple[str | None, object]]:
         trials = items[0]
     name = os.fspath(trials) if isinstance(trials, (str, os.PathLike)) else None
     return [(name if name is None or isinstance(name, str) else repr(name), trials)]
+
+
+def refuse_same_file(
+    trials: Sequence[tuple[str | None, object]], baseline: Sequence[tuple[str | None, object]]
+) -> None:
+    """Refuse a baseline that names a trials file (``option-conflict``).
+
+    The candidate compared with itself has every paired difference 0 and
+    passes any max_regression, even 0: a careless ``BASELINE=$CANDIDATE``
+    would release anything.  As a shard named twice, a mistake.
+    """
+    if not baseline:
+        return
+    seen = {_real(name): name for name, item in trials if name is not None and _is_path(item)}
+    for name, item in baseline:
+        key = _real(name) if name is not None and _is_path(item) else None
+        if key is not None and key in seen:
+            raise PolicyError(
+                "option-conflict",
+                f"the baseline {name!a} is the trials file {seen[key]!a}: "
+                "the candidate compared with itself passes any max_regression; give the baseline's own run",
+            )
+
+
+def _is_path(item: object) -> bool:
+    return isinstance(item, (str, os.PathLike))
+
+
+def _real(name: str) -> str | None:
+    """*name* resolved, or None for a path no file can have (NUL, a lone surrogate).
+
+    Such a path is left to the reader, which makes the report INVALID.
+    """
+    try:
+        return os.path.realpath(name)
+    except (ValueError, OSError):
+        return None
 
 
 class Read:

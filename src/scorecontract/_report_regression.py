@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from decimal import Decimal
     from typing import Protocol
 
+    from ._policy import Policy
     from ._report_results import Report
     from ._score import Number
     from ._tally import Tally
@@ -34,7 +35,35 @@ if TYPE_CHECKING:
         bound: str
 
 
-__all__ = ["compare_with_baseline"]
+__all__ = ["check_regression_scale", "compare_with_baseline"]
+
+
+def check_regression_scale(
+    max_regression: Number, policy: Policy, option: str = "max_regression", code: str = "bad-policy"
+) -> None:
+    """Refuse a largest regression beyond the policy's score range (``bad-policy``, or *code*).
+
+    Under a policy whose scores lie in [min, max], no per-trial difference
+    exceeds max - min in size, so a larger D lets every candidate pass: it
+    decides nothing, and is refused as configuration (D equal to the range
+    is kept: the documented examples give 1 on the default [0, 1] scale).
+    A policy unbounded on either side has no range to compare with.
+    """
+    if policy.minimum is None or policy.maximum is None:
+        return
+    low, high = to_decimal(policy.minimum), to_decimal(policy.maximum)
+    if not (low.is_finite() and high.is_finite()):
+        return
+    span = exact_context().subtract(high, low)
+    if to_decimal(max_regression) > span:
+        from ._describe import format_number
+
+        raise PolicyError(
+            code,
+            f"{option} {format_number(max_regression)} is beyond the policy's score range "
+            f"[{format_number(policy.minimum)}, {format_number(policy.maximum)}] (at most "
+            f"{format_number(span)}): no candidate could regress by more, so nothing would fail",
+        )
 
 
 def compare_with_baseline(

@@ -200,6 +200,10 @@ _COMMANDS = {
 }
 
 
+# The parsers built so far, by the commands each holds (see _build_parser).
+_PARSERS: dict[tuple[str, ...], argparse.ArgumentParser] = {}
+
+
 def _build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with *argv* naming a command first, only what that command needs.
 
@@ -207,7 +211,25 @@ def _build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     score record, so ``scorecontract check FILE`` builds check's alone (and
     imports neither report's modules nor the harness adapters).  Anything
     else (``--help``, ``--version``, a typo for a command) gets them all.
+
+    Each parser is built once per process and kept: about 40 add_argument
+    calls, and argparse's gettext lookups, cost more than a check's parse
+    (a test suite or a script calling ``main`` in process pays it each
+    time).  Reuse is sound because parsing leaves a parser unchanged: the
+    values go to a fresh namespace (StoreOnce keeps its record there), help
+    is formatted at the width of the moment (``_help_width``), and gate
+    already parses every gate with the same check and report parsers.
     """
+    wanted = _COMMANDS.get(argv[0], ()) if argv else ()
+    key = wanted or tuple(_COMMANDS)
+    parser = _PARSERS.get(key)
+    if parser is None:
+        parser = _PARSERS[key] = _new_parser(key)
+    return parser
+
+
+def _new_parser(wanted: tuple[str, ...]) -> argparse.ArgumentParser:
+    """A root parser holding the sub-commands named in *wanted*, in help order."""
     import argparse
 
     parser_class = _parser_class()
@@ -223,9 +245,8 @@ def _build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     commands.required = True
 
-    wanted = _COMMANDS.get(argv[0], ()) if argv else ()
     for name in _COMMANDS:
-        if not wanted or name in wanted:
+        if name in wanted:
             _register(name, commands)
     return parser
 

@@ -365,6 +365,10 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     if args.max_regression is not None:
         max_regression = number_option("--max-regression", args.max_regression, policy.exact)
     _check_bounds(args, confidence, max_regression, policy)
+    if max_regression is not None:
+        from .._report_regression import check_regression_scale
+
+        check_regression_scale(max_regression, policy, "--max-regression", "bad-option")
     # A policy file's own confidence and bound decide (the options beside
     # it were refused above); report() accepts them repeated.
     if confidence is None:
