@@ -22,9 +22,10 @@ from ._errors import PolicyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from fractions import Fraction
 
-    from ._harnesses._base import Computed, Harness, Headline, Options, Reading, Trace
+    from ._harnesses._base import Computed, Harness, Headline, Option, Options, Reading, Trace
     from ._policy import Policy
     from ._score import Number
     from ._source import Source
@@ -39,6 +40,7 @@ __all__ = [
     "headline_of",
     "listing",
     "nonfinite_note",
+    "option_lines",
     "read_headline",
     "resolve_source",
 ]
@@ -237,17 +239,7 @@ def adapter_help(name: str, width: int = 78) -> str:
         lines += textwrap.wrap(
             text, width, initial_indent=f"{label:<10}", subsequent_indent=" " * 10, break_on_hyphens=False
         )
-    if adapter.options:
-        lines.append("")
-        lines.append("options:")
-        for option in adapter.options:
-            lines += textwrap.wrap(
-                option.help,
-                width,
-                initial_indent=f"  {option.usage.strip('[]'):<22}",
-                subsequent_indent=" " * 24,
-                break_on_hyphens=False,
-            )
+    lines += option_lines(adapter.options, width)
     lines.append("")
     lines += textwrap.wrap(
         "The policy options (--threshold, --policy, --exact, --direction, --min, --max, --nonfinite-elsewhere) "
@@ -257,3 +249,25 @@ def adapter_help(name: str, width: int = 78) -> str:
         break_on_hyphens=False,
     )
     return "\n".join(lines) + "\n"
+
+
+def option_lines(options: Sequence[Option], width: int) -> list[str]:
+    """The "options:" block of a harness's ``--from HARNESS --help`` page, wrapped to *width*.
+
+    Empty when the adapter takes no option; ``check`` and ``report`` pages
+    share it, so one option reads the same on both.
+    """
+    import textwrap
+
+    if not options:
+        return []
+    lines = ["", "options:"]
+    for option in options:
+        lines += textwrap.wrap(
+            option.help,
+            width,
+            initial_indent=f"  {option.usage.strip('[]'):<22}",
+            subsequent_indent=" " * 24,
+            break_on_hyphens=False,
+        )
+    return lines

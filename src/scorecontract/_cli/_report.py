@@ -176,7 +176,7 @@ def adapter_help(name: str, width: int = 78) -> str:
     """
     import textwrap
 
-    from .._headline import harness
+    from .._headline import harness, option_lines
 
     module = harness(name)
     adapter = module.SAMPLES
@@ -203,16 +203,7 @@ def adapter_help(name: str, width: int = 78) -> str:
     lines += textwrap.wrap(
         module.FOLLOWS, width, initial_indent=f"{'follows:':<10}", subsequent_indent=" " * 10, break_on_hyphens=False
     )
-    if adapter.options:
-        lines += ["", "options:"]
-        for option in adapter.options:
-            lines += textwrap.wrap(
-                option.help,
-                width,
-                initial_indent=f"  {option.usage.strip('[]'):<22}",
-                subsequent_indent=" " * 24,
-                break_on_hyphens=False,
-            )
+    lines += option_lines(adapter.options, width)
     lines.append("")
     lines += textwrap.wrap(
         "The population (--scheduled, --manifest, or what the harness's file declares), the policy options, "
